@@ -1,0 +1,595 @@
+//! The board: stones, keys, history, candidate area and line patterns, all kept
+//! incrementally so that `play`/`undo` cost a fixed amount of work whatever the position.
+
+use crate::pattern::{CellPatterns, Pattern4};
+use crate::types::{Color, Pos, Rule, Stone, DIRS, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
+use crate::zobrist::{tables, MultiKey};
+use smallvec::SmallVec;
+
+/// A list of moves that stays on the stack for typical move counts.
+pub type MoveList = SmallVec<[Pos; 64]>;
+
+/// Why a board operation was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The size is outside `MIN_SIZE..=MAX_SIZE`.
+    BadSize(usize),
+    /// The cell is outside the board.
+    OffBoard,
+    /// The cell holds a stone already.
+    Occupied,
+    /// There is no move to undo.
+    NothingToUndo,
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BoardError::BadSize(n) => {
+                write!(f, "board size {n} is outside {MIN_SIZE}..={MAX_SIZE}")
+            }
+            BoardError::OffBoard => write!(f, "cell is outside the board"),
+            BoardError::Occupied => write!(f, "cell is occupied"),
+            BoardError::NothingToUndo => write!(f, "no move to take back"),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// Offsets of the 5x5 square around a cell, whose empty cells become candidates.
+const NEAR: [isize; 24] = {
+    let mut out = [0isize; 24];
+    let mut i = 0;
+    let mut dy = -2isize;
+    while dy <= 2 {
+        let mut dx = -2isize;
+        while dx <= 2 {
+            if dx != 0 || dy != 0 {
+                out[i] = dy * STRIDE as isize + dx;
+                i += 1;
+            }
+            dx += 1;
+        }
+        dy += 1;
+    }
+    out
+};
+
+/// One entry of the move history.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    pos: Pos,
+    color: Color,
+    /// Side to move before this stone was placed (a `BOARD` setup need not alternate).
+    side_before: Color,
+}
+
+/// A square Gomoku board of side 5..=32.
+#[derive(Clone)]
+pub struct Board {
+    size: usize,
+    rule: Rule,
+    cells: Box<[Stone]>,
+    /// Number of stones in the 5x5 square around each cell.
+    near: Box<[u8]>,
+    /// Line windows and derived shapes of every cell (kept for occupied cells too).
+    pats: Box<[CellPatterns]>,
+    /// How many empty cells have each combination class, per colour.
+    p4_count: [[u16; Pattern4::COUNT]; 2],
+    /// Sum of the per-cell evaluation shares, per colour.
+    value: [i32; 2],
+    key: MultiKey,
+    side: Color,
+    history: Vec<Played>,
+    stones: [usize; 2],
+    /// Bounding box of the stones (inclusive), for candidate scans.
+    min_x: usize,
+    max_x: usize,
+    min_y: usize,
+    max_y: usize,
+    /// Bounding boxes before each move, so undo restores them exactly.
+    box_stack: Vec<[usize; 4]>,
+}
+
+impl Board {
+    /// An empty board of side `size` under `rule`, black to move.
+    pub fn new(size: usize, rule: Rule) -> Result<Board, BoardError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return Err(BoardError::BadSize(size));
+        }
+        let mut cells = vec![Stone::Wall; NUM_CELLS].into_boxed_slice();
+        for y in 0..size {
+            for x in 0..size {
+                cells[Pos::new(x, y).index()] = Stone::Empty;
+            }
+        }
+        let mut board = Board {
+            size,
+            rule,
+            cells,
+            near: vec![0u8; NUM_CELLS].into_boxed_slice(),
+            pats: vec![CellPatterns::default(); NUM_CELLS].into_boxed_slice(),
+            p4_count: [[0; Pattern4::COUNT]; 2],
+            value: [0; 2],
+            key: MultiKey::default(),
+            side: Color::Black,
+            history: Vec::with_capacity(size * size),
+            stones: [0; 2],
+            min_x: usize::MAX,
+            max_x: 0,
+            min_y: usize::MAX,
+            max_y: 0,
+            box_stack: Vec::with_capacity(size * size),
+        };
+        board.init_patterns();
+        Ok(board)
+    }
+
+    /// Build every cell's line windows from scratch (walls included) and the counts.
+    fn init_patterns(&mut self) {
+        for i in 0..NUM_CELLS {
+            let mut windows = [0u16; 4];
+            for (d, &dir) in DIRS.iter().enumerate() {
+                windows[d] = self.window_at(i, dir);
+            }
+            self.pats[i] = CellPatterns::from_windows(windows);
+        }
+        self.p4_count = [[0; Pattern4::COUNT]; 2];
+        self.value = [0; 2];
+        for y in 0..self.size {
+            for x in 0..self.size {
+                let p = Pos::new(x, y);
+                if self.cells[p.index()] == Stone::Empty {
+                    let cp = self.pats[p.index()];
+                    self.count_in(&cp);
+                }
+            }
+        }
+    }
+
+    /// The 16-bit window of the eight cells around `index` along `dir`, read from `cells`.
+    fn window_at(&self, index: usize, dir: isize) -> u16 {
+        let mut w = 0u16;
+        for (slot, k) in [-4isize, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {
+            let j = index as isize + k * dir;
+            let stone = if (0..NUM_CELLS as isize).contains(&j) {
+                self.cells[j as usize]
+            } else {
+                Stone::Wall
+            };
+            w |= (stone as u16) << (2 * slot);
+        }
+        w
+    }
+
+    #[inline]
+    fn count_in(&mut self, cp: &CellPatterns) {
+        for c in 0..2 {
+            self.p4_count[c][cp.p4[c] as usize] += 1;
+            self.value[c] += cp.value[c] as i32;
+        }
+    }
+
+    #[inline]
+    fn count_out(&mut self, cp: &CellPatterns) {
+        for c in 0..2 {
+            self.p4_count[c][cp.p4[c] as usize] -= 1;
+            self.value[c] -= cp.value[c] as i32;
+        }
+    }
+
+    /// Board side.
+    #[inline]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// The rule in force.
+    #[inline]
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+
+    /// Whether `(x, y)` is on the board.
+    #[inline]
+    pub fn contains(&self, x: i64, y: i64) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.size && (y as usize) < self.size
+    }
+
+    /// The stone on `pos` (`Wall` outside the board).
+    #[inline]
+    pub fn at(&self, pos: Pos) -> Stone {
+        self.cells[pos.index()]
+    }
+
+    /// Whether `pos` is an empty cell of the board.
+    #[inline]
+    pub fn is_empty(&self, pos: Pos) -> bool {
+        self.cells[pos.index()] == Stone::Empty
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Set the side to move without placing a stone (for `BOARD` set-ups), keeping the key true.
+    pub fn set_side_to_move(&mut self, side: Color) {
+        if side != self.side {
+            self.key.toggle(tables().side());
+            self.side = side;
+        }
+    }
+
+    /// The position's key, kept incrementally.
+    #[inline]
+    pub fn key(&self) -> MultiKey {
+        self.key
+    }
+
+    /// Number of stones on the board.
+    #[inline]
+    pub fn move_count(&self) -> usize {
+        self.history.len()
+    }
+
+    /// Number of stones of `color`.
+    #[inline]
+    pub fn stones_of(&self, color: Color) -> usize {
+        self.stones[color.idx()]
+    }
+
+    /// Whether no empty cell is left.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        self.history.len() >= self.size * self.size
+    }
+
+    /// The moves so far, oldest first.
+    pub fn history(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (Pos, Color)> + ExactSizeIterator + '_ {
+        self.history.iter().map(|h| (h.pos, h.color))
+    }
+
+    /// The last move, if any.
+    #[inline]
+    pub fn last_move(&self) -> Option<Pos> {
+        self.history.last().map(|h| h.pos)
+    }
+
+    /// The move `n` plies ago (0 = the last move).
+    #[inline]
+    pub fn recent_move(&self, n: usize) -> Option<Pos> {
+        let len = self.history.len();
+        if n < len {
+            Some(self.history[len - 1 - n].pos)
+        } else {
+            None
+        }
+    }
+
+    /// The cell for `(x, y)` if it is on the board.
+    pub fn pos(&self, x: i64, y: i64) -> Result<Pos, BoardError> {
+        if self.contains(x, y) {
+            Ok(Pos::new(x as usize, y as usize))
+        } else {
+            Err(BoardError::OffBoard)
+        }
+    }
+
+    /// Check that `pos` is an empty cell of this board.
+    pub fn check_move(&self, pos: Pos) -> Result<(), BoardError> {
+        match self.cells.get(pos.index()) {
+            Some(Stone::Empty) => Ok(()),
+            Some(Stone::Black | Stone::White) => Err(BoardError::Occupied),
+            _ => Err(BoardError::OffBoard),
+        }
+    }
+
+    /// Place the side to move's stone on `pos` (which must be empty) and pass the turn.
+    #[inline]
+    pub fn play(&mut self, pos: Pos) {
+        self.play_as(pos, self.side);
+    }
+
+    /// Place a `color` stone on `pos` (which must be empty); the other colour moves next.
+    pub fn play_as(&mut self, pos: Pos, color: Color) {
+        debug_assert!(self.is_empty(pos), "play on non-empty {pos:?}");
+        let side_before = self.side;
+        self.history.push(Played {
+            pos,
+            color,
+            side_before,
+        });
+        self.box_stack
+            .push([self.min_x, self.max_x, self.min_y, self.max_y]);
+        let (x, y) = (pos.x(), pos.y());
+        self.min_x = self.min_x.min(x);
+        self.max_x = self.max_x.max(x);
+        self.min_y = self.min_y.min(y);
+        self.max_y = self.max_y.max(y);
+
+        let z = tables();
+        self.key.toggle(z.stone(pos, color));
+        self.set_side_to_move(color.opp());
+        self.stones[color.idx()] += 1;
+
+        let cp = self.pats[pos.index()];
+        self.count_out(&cp);
+        self.cells[pos.index()] = color.stone();
+        self.update_lines(pos, color.stone() as u16);
+        for &d in NEAR.iter() {
+            let j = (pos.index() as isize + d) as usize;
+            self.near[j] = self.near[j].wrapping_add(1);
+        }
+        #[cfg(debug_assertions)]
+        self.validate();
+    }
+
+    /// Take back the last move.
+    pub fn undo(&mut self) -> Result<(), BoardError> {
+        let last = self.history.pop().ok_or(BoardError::NothingToUndo)?;
+        let pos = last.pos;
+        if let Some([a, b, c, d]) = self.box_stack.pop() {
+            self.min_x = a;
+            self.max_x = b;
+            self.min_y = c;
+            self.max_y = d;
+        }
+        let z = tables();
+        self.key.toggle(z.stone(pos, last.color));
+        self.set_side_to_move(last.side_before);
+        self.stones[last.color.idx()] -= 1;
+
+        self.update_lines(pos, last.color.stone() as u16);
+        self.cells[pos.index()] = Stone::Empty;
+        let cp = self.pats[pos.index()];
+        self.count_in(&cp);
+        for &d in NEAR.iter() {
+            let j = (pos.index() as isize + d) as usize;
+            self.near[j] = self.near[j].wrapping_sub(1);
+        }
+        #[cfg(debug_assertions)]
+        self.validate();
+        Ok(())
+    }
+
+    /// XOR `code` into the windows of the cells up to four steps from `pos` on each line and
+    /// refresh the shapes of the empty ones. The same call places and removes a stone.
+    #[inline]
+    fn update_lines(&mut self, pos: Pos, code: u16) {
+        let base = pos.index() as isize;
+        for (d, &dir) in DIRS.iter().enumerate() {
+            for k in 1..=4isize {
+                // The cell k steps ahead sees `pos` k steps behind it (slot 4 - k), and the
+                // cell k steps behind sees it k steps ahead (slot 3 + k).
+                let ahead = (base + k * dir) as usize;
+                self.touch(ahead, d, code << (2 * (4 - k)));
+                let behind = (base - k * dir) as usize;
+                self.touch(behind, d, code << (2 * (3 + k)));
+            }
+        }
+    }
+
+    #[inline]
+    fn touch(&mut self, index: usize, dir: usize, bits: u16) {
+        match self.cells[index] {
+            Stone::Wall => {}
+            Stone::Empty => {
+                let old = self.pats[index];
+                let mut new = old;
+                new.set_window(dir, old.windows[dir] ^ bits);
+                for c in 0..2 {
+                    self.p4_count[c][old.p4[c] as usize] -= 1;
+                    self.p4_count[c][new.p4[c] as usize] += 1;
+                    self.value[c] += new.value[c] as i32 - old.value[c] as i32;
+                }
+                self.pats[index] = new;
+            }
+            _ => self.pats[index].set_window(dir, self.pats[index].windows[dir] ^ bits),
+        }
+    }
+
+    /// The combination class `color` would reach by playing the empty cell `pos`.
+    #[inline]
+    pub fn p4(&self, pos: Pos, color: Color) -> Pattern4 {
+        self.pats[pos.index()].p4[color.idx()]
+    }
+
+    /// The shapes of `pos` (line windows, per-direction patterns, classes, values).
+    #[inline]
+    pub fn cell(&self, pos: Pos) -> &CellPatterns {
+        &self.pats[pos.index()]
+    }
+
+    /// How many empty cells give `color` the class `p4`.
+    #[inline]
+    pub fn count(&self, color: Color, p4: Pattern4) -> usize {
+        self.p4_count[color.idx()][p4 as usize] as usize
+    }
+
+    /// How many empty cells give `color` a class of at least `p4`.
+    pub fn count_at_least(&self, color: Color, p4: Pattern4) -> usize {
+        self.p4_count[color.idx()][p4 as usize..]
+            .iter()
+            .map(|&n| n as usize)
+            .sum()
+    }
+
+    /// The incremental evaluation sum of `color` (see `eval`).
+    #[inline]
+    pub fn value(&self, color: Color) -> i32 {
+        self.value[color.idx()]
+    }
+
+    /// Whether the empty cell `pos` is within the 5x5 square of a stone.
+    #[inline]
+    pub fn is_candidate(&self, pos: Pos) -> bool {
+        self.near[pos.index()] > 0 && self.cells[pos.index()] == Stone::Empty
+    }
+
+    /// Every empty cell within distance 2 of a stone; the centre on an empty board.
+    pub fn candidates(&self) -> MoveList {
+        let mut out = MoveList::new();
+        if self.history.is_empty() {
+            out.push(Pos::new(self.size / 2, self.size / 2));
+            return out;
+        }
+        self.for_each_candidate(|p| out.push(p));
+        out
+    }
+
+    /// Visit every candidate cell (see `candidates`) without allocating.
+    #[inline]
+    pub fn for_each_candidate(&self, mut f: impl FnMut(Pos)) {
+        if self.history.is_empty() {
+            return;
+        }
+        let x0 = self.min_x.saturating_sub(2);
+        let x1 = (self.max_x + 2).min(self.size - 1);
+        let y0 = self.min_y.saturating_sub(2);
+        let y1 = (self.max_y + 2).min(self.size - 1);
+        for y in y0..=y1 {
+            let row = Pos::new(0, y).index();
+            for x in x0..=x1 {
+                let i = row + x;
+                if self.near[i] > 0 && self.cells[i] == Stone::Empty {
+                    f(Pos(i as u16));
+                }
+            }
+        }
+    }
+
+    /// Length of the run of `color` stones through `pos` along `dir`, counting `pos` itself
+    /// as `color`, and the stones just beyond each end.
+    fn run_through(&self, pos: Pos, color: Color, dir: isize) -> (usize, Stone, Stone) {
+        let stone = color.stone();
+        let mut n = 1;
+        let mut j = pos.index() as isize + dir;
+        while self.cells[j as usize] == stone {
+            n += 1;
+            j += dir;
+        }
+        let end_a = self.cells[j as usize];
+        let mut j = pos.index() as isize - dir;
+        while self.cells[j as usize] == stone {
+            n += 1;
+            j -= dir;
+        }
+        let end_b = self.cells[j as usize];
+        (n, end_a, end_b)
+    }
+
+    /// Whether a `color` stone on `pos` (placed or imagined) completes a winning line under the
+    /// board's rule. Exact for every rule, unlike the pattern classes (see `pattern`).
+    pub fn is_five(&self, pos: Pos, color: Color) -> bool {
+        let opp = color.opp().stone();
+        DIRS.iter().any(|&dir| {
+            let (n, a, b) = self.run_through(pos, color, dir);
+            if n < 5 || (n > 5 && self.rule.exact_five) {
+                return false;
+            }
+            !(self.rule.caro && n == 5 && a == opp && b == opp)
+        })
+    }
+
+    /// Whether the last move made a winning line.
+    pub fn last_move_won(&self) -> bool {
+        self.history
+            .last()
+            .is_some_and(|h| self.is_five(h.pos, h.color))
+    }
+
+    /// Key recomputed from scratch; equals `key()` whenever the incremental updates are right.
+    pub fn compute_key(&self) -> MultiKey {
+        let z = tables();
+        let mut k = MultiKey::default();
+        for (i, &s) in self.cells.iter().enumerate() {
+            if let Some(c) = s.color() {
+                k.toggle(z.stone(Pos(i as u16), c));
+            }
+        }
+        if self.side == Color::White {
+            k.toggle(z.side());
+        }
+        k
+    }
+
+    /// Recompute keys, windows, shapes and counts from scratch and compare with the
+    /// incremental state. Runs after every `play`/`undo` in debug builds.
+    pub fn validate(&self) {
+        assert_eq!(self.key, self.compute_key(), "incremental key diverged");
+        let mut fresh = self.clone();
+        fresh.init_patterns();
+        for i in 0..NUM_CELLS {
+            if self.cells[i] != Stone::Wall {
+                assert_eq!(
+                    self.pats[i].windows,
+                    fresh.pats[i].windows,
+                    "window diverged at {:?}",
+                    Pos(i as u16)
+                );
+            }
+        }
+        assert_eq!(self.p4_count, fresh.p4_count, "pattern counts diverged");
+        assert_eq!(self.value, fresh.value, "evaluation sums diverged");
+    }
+
+    /// ASCII diagram (`X` black, `O` white, `.` empty), rows top to bottom.
+    pub fn to_diagram(&self) -> String {
+        let mut s = String::new();
+        for y in 0..self.size {
+            for x in 0..self.size {
+                s.push(match self.at(Pos::new(x, y)) {
+                    Stone::Black => 'X',
+                    Stone::White => 'O',
+                    _ => '.',
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    /// Build a board from an ASCII diagram (`X`/`x` black, `O`/`o` white, anything else
+    /// empty; whitespace between cells ignored). The side to move is the one with fewer
+    /// stones, black on equal counts, unless `side` is given.
+    pub fn from_diagram(
+        diagram: &str,
+        rule: Rule,
+        side: Option<Color>,
+    ) -> Result<Board, BoardError> {
+        let rows: Vec<Vec<char>> = diagram
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let size = rows.len();
+        let mut board = Board::new(size, rule)?;
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate().take(size) {
+                let color = match ch {
+                    'X' | 'x' => Color::Black,
+                    'O' | 'o' => Color::White,
+                    _ => continue,
+                };
+                board.play_as(Pos::new(x, y), color);
+            }
+        }
+        let side = side.unwrap_or(
+            if board.stones_of(Color::Black) > board.stones_of(Color::White) {
+                Color::White
+            } else {
+                Color::Black
+            },
+        );
+        board.set_side_to_move(side);
+        Ok(board)
+    }
+}
+
+#[cfg(test)]
+mod tests {}

@@ -1,0 +1,2 @@
+//! `wuzi-tournament`: round-robin runner for pbrain engines.
+fn main() {}
