@@ -2,6 +2,7 @@
 //! brain, the search and the benches are all driven without pipes.
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod limits;
