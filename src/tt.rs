@@ -1,121 +1,240 @@
-//! Transposition table (stub API; the real table replaces this file).
+//! Transposition table: a fixed-size `hashbrown` map from a position's `MultiKey` to the
+//! search result stored for it.
+//!
+//! # Design
+//!
+//! The map is a `hashbrown::HashTable<Slot>` driven with explicit hashes rather than a
+//! `HashMap<MultiKey, BoardNode>`, for three reasons:
+//!
+//! * **Collisions are countable.** `MultiKey`'s `Hash` feeds only the hash word, its `Eq`
+//!   compares both words. A probe here calls `find` with an equality closure that first
+//!   compares the hash word and then the check word; every candidate whose hash word
+//!   matches while the check word differs is a collision caught, and is counted. A plain
+//!   `HashMap` hides its `eq` calls.
+//! * **The table never grows.** It is allocated once with the largest power-of-two bucket
+//!   count that fits the byte budget. Stores insert only while hashbrown still has room
+//!   without reserving (`len() < capacity()`). Once full, a store overwrites an entry in
+//!   place; nothing is ever removed, so there are no tombstones and hashbrown never
+//!   rehashes, grows or reallocates.
+//! * **In-place replacement is sound.** `iter_hash_mut(h)` yields exactly the slots a
+//!   later `find(h, ..)` tests, in the same order, so a new key may take any of them. The
+//!   hash given to hashbrown keeps only `TAG_BITS` of hashbrown's 7-bit tag (see
+//!   `hasher`), so a full table offers about four such slots per key: a small
+//!   set-associative neighbourhood in which the `Policy` picks the victim.
+//!
+//! # Memory
+//!
+//! An entry ([`Slot`](slot)) is 24 bytes: both key words (needed in full, since entries move
+//! along hashbrown's probe sequence and equality compares both words) plus the node
+//! packed into 8 bytes (i16 score, i8 depth, u16 move, bound and 6-bit generation in one
+//! byte). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
+//! most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6 bytes; the
+//! power-of-two bucket count means a budget is used between 50 % and 100 %
+//! ([`TranspositionTable::allocated_bytes`] says how much).
 
-use crate::types::{Depth, Pos, Score};
+mod hasher;
+mod node;
+mod policy;
+mod slot;
+mod stats;
+
+pub use hasher::KeyHasher;
+pub use node::{BoardNode, Bound, Probe};
+pub use policy::Policy;
+pub use stats::TtStats;
+
+use crate::types::{Depth, Score};
 use crate::zobrist::MultiKey;
-use std::fmt;
+use hashbrown::HashTable;
+use hasher::Mixer;
+use policy::WAYS;
+use slot::{Slot, GENERATIONS};
 
-/// How a stored score relates to the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The score is exact.
-    Exact,
-    /// The true value is at least the score (fail high).
-    Lower,
-    /// The true value is at most the score (fail low).
-    Upper,
+/// Fewest buckets worth allocating; smaller budgets mean no table.
+const MIN_BUCKETS: usize = 16;
+
+/// Bytes hashbrown allocates for `buckets` buckets of `Slot`: the entries (rounded up to
+/// the control bytes' 16-byte alignment), one control byte per bucket, and one trailing
+/// group of 16 control bytes.
+const fn allocation_for(buckets: usize) -> usize {
+    let data = (buckets * std::mem::size_of::<Slot>()).div_ceil(16) * 16;
+    data + buckets + 16
 }
 
-/// One stored search result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardNode {
-    /// Score, already converted to node-relative mate distance by the caller.
-    pub score: Score,
-    /// Remaining depth the score was searched to.
-    pub depth: Depth,
-    /// Best move found, `Pos::NONE` if none.
-    pub best_move: Pos,
-    /// Bound type.
-    pub bound: Bound,
-}
-
-/// What a probe found.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Probe {
-    /// The stored node for this exact key, if any (for its move and bound).
-    pub node: Option<BoardNode>,
-    /// A score the caller may return at once.
-    pub cutoff: Option<Score>,
-}
-
-/// Counters, cumulative until `reset`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct TtStats {
-    /// Probes made.
-    pub probes: u64,
-    /// Probes that found their key.
-    pub hits: u64,
-    /// Probes that returned a cutoff score.
-    pub cutoffs: u64,
-    /// Stores made.
-    pub stores: u64,
-    /// Stores that evicted another key.
-    pub replacements: u64,
-    /// Stores refused by the replacement policy.
-    pub rejected: u64,
-    /// Probes whose hash word matched a stored key while the check word differed.
-    pub collisions: u64,
-}
-
-impl TtStats {
-    /// Hits per probe, in percent.
-    pub fn hit_rate(&self) -> f64 {
-        if self.probes == 0 {
-            0.0
-        } else {
-            100.0 * self.hits as f64 / self.probes as f64
+/// The largest power-of-two bucket count whose allocation fits `bytes`, or 0.
+fn buckets_for(bytes: usize) -> usize {
+    if bytes < allocation_for(MIN_BUCKETS) {
+        return 0;
+    }
+    let mut buckets = MIN_BUCKETS;
+    while let Some(next) = buckets.checked_mul(2) {
+        if allocation_for(next) > bytes {
+            break;
         }
+        buckets = next;
     }
-
-    /// Zero every counter.
-    pub fn reset(&mut self) {
-        *self = TtStats::default();
-    }
+    buckets
 }
 
-impl fmt::Display for TtStats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "probes={} hits={} cutoffs={} stores={} replaced={} collisions={} hit_rate={:.1}%",
-            self.probes,
-            self.hits,
-            self.cutoffs,
-            self.stores,
-            self.replacements,
-            self.collisions,
-            self.hit_rate()
-        )
-    }
-}
-
-/// The table (stub: stores nothing).
-#[derive(Default)]
+/// The transposition table.
 pub struct TranspositionTable {
+    table: HashTable<Slot>,
+    /// Usable entries (7/8 of the buckets); 0 means no table.
+    capacity: usize,
+    budget: usize,
+    mixer: Mixer,
+    policy: Policy,
+    generation: u8,
     stats: TtStats,
 }
 
+impl Default for TranspositionTable {
+    fn default() -> Self {
+        TranspositionTable::with_bytes(0)
+    }
+}
+
 impl TranspositionTable {
-    /// A table that never uses more than `bytes` (0 = no table).
-    pub fn with_bytes(_bytes: usize) -> TranspositionTable {
-        TranspositionTable::default()
+    /// A table that never uses more than `bytes` (0 = no table: probes miss, stores are
+    /// dropped), with the measured defaults: `Policy::DepthAge`, `KeyHasher::PassThrough`.
+    pub fn with_bytes(bytes: usize) -> TranspositionTable {
+        TranspositionTable::with_config(bytes, Policy::default(), KeyHasher::default())
     }
 
-    /// Look `key` up.
-    pub fn probe(&mut self, _key: MultiKey, _depth: Depth, _alpha: Score, _beta: Score) -> Probe {
+    /// A table with an explicit replacement policy and hasher (for benches and
+    /// measurements). Allocation is one `malloc` plus writing the control bytes (1/25 of
+    /// the table); the entry pages are only touched when stores reach them.
+    pub fn with_config(bytes: usize, policy: Policy, hasher: KeyHasher) -> TranspositionTable {
+        let buckets = buckets_for(bytes);
+        let capacity = buckets / 8 * 7;
+        let table = if capacity == 0 {
+            HashTable::new()
+        } else {
+            HashTable::with_capacity(capacity)
+        };
+        // hashbrown sizes `with_capacity(7/8 · 2^k)` to exactly 2^k buckets; trust but verify.
+        let capacity = capacity.min(table.capacity());
+        TranspositionTable {
+            table,
+            capacity,
+            budget: bytes,
+            mixer: Mixer::new(hasher),
+            policy,
+            generation: 0,
+            stats: TtStats::default(),
+        }
+    }
+
+    /// Look `key` up for a search of `depth` plies with window `(alpha, beta)`.
+    ///
+    /// The node comes back whenever the key is stored (its move orders the search); the
+    /// cutoff only when the entry is at least `depth` deep and its bound decides the window.
+    #[inline]
+    pub fn probe(&mut self, key: MultiKey, depth: Depth, alpha: Score, beta: Score) -> Probe {
         self.stats.probes += 1;
-        Probe::default()
+        if self.capacity == 0 {
+            return Probe::default();
+        }
+        let h = self.mixer.hash(key.hash);
+        let mut collisions = 0;
+        let found = self.table.find_mut(h, |s| {
+            if s.hash != key.hash {
+                return false;
+            }
+            if s.check == key.check {
+                return true;
+            }
+            collisions += 1;
+            false
+        });
+        self.stats.collisions += collisions;
+        let Some(slot) = found else {
+            return Probe::default();
+        };
+        if slot.generation() != self.generation {
+            slot.touch(self.generation);
+        }
+        let node = slot.node();
+        self.stats.hits += 1;
+        let cutoff = node.cutoff(depth, alpha, beta);
+        if cutoff.is_some() {
+            self.stats.cutoffs += 1;
+        }
+        Probe {
+            node: Some(node),
+            cutoff,
+        }
     }
 
-    /// Store a result.
-    pub fn store(&mut self, _key: MultiKey, _node: BoardNode) {
+    /// Store the result `node` for `key`, as the replacement policy allows. A new result
+    /// without a move keeps the move stored before for the same key.
+    pub fn store(&mut self, key: MultiKey, node: BoardNode) {
         self.stats.stores += 1;
+        if self.capacity == 0 {
+            self.stats.rejected += 1;
+            return;
+        }
+        let h = self.mixer.hash(key.hash);
+        let generation = self.generation;
+        let policy = self.policy;
+        // Room without reserving: inserting can then never rehash or reallocate.
+        let room = self.table.len() < self.table.capacity();
+        let mut fresh = Slot::new(key, &node, generation);
+        let mut victim: Option<&mut Slot> = None;
+        let mut victim_worth = i32::MAX;
+        let mut weighed = 0;
+        for slot in self.table.iter_hash_mut(h) {
+            if slot.is(key) {
+                if policy.update(slot, &node, generation) {
+                    if !node.best_move.is_some() {
+                        fresh = Slot::new(
+                            key,
+                            &BoardNode {
+                                best_move: slot.best_move(),
+                                ..node
+                            },
+                            generation,
+                        );
+                    }
+                    *slot = fresh;
+                } else {
+                    self.stats.rejected += 1;
+                }
+                return;
+            }
+            if !room && weighed < WAYS {
+                weighed += 1;
+                let worth = policy.worth(slot, generation);
+                if worth < victim_worth {
+                    victim_worth = worth;
+                    victim = Some(slot);
+                }
+            }
+        }
+        if room {
+            let mixer = &self.mixer;
+            self.table.insert_unique(h, fresh, |s| mixer.hash(s.hash));
+            return;
+        }
+        match victim {
+            Some(v) if policy.evict(victim_worth, &node) => {
+                *v = fresh;
+                self.stats.replacements += 1;
+            }
+            _ => self.stats.rejected += 1,
+        }
     }
 
-    /// Age entries: a new move's search begins.
-    pub fn new_search(&mut self) {}
+    /// Age entries: a new move's search begins. Entries neither written nor used since
+    /// count as one search older for `Policy::DepthAge`.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + 1) % GENERATIONS;
+    }
 
-    /// Forget everything (statistics stay).
-    pub fn clear(&mut self) {}
+    /// Forget every entry, keeping the allocation (statistics stay).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
 
     /// The counters.
     pub fn stats(&self) -> &TtStats {
@@ -125,5 +244,70 @@ impl TranspositionTable {
     /// Zero the counters.
     pub fn reset_stats(&mut self) {
         self.stats.reset();
+    }
+
+    /// Entries stored.
+    pub fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Whether no entry is stored.
+    pub fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// Most entries the table will ever hold (0 = no table).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Bytes of the one allocation (entries plus hashbrown's control bytes); never changes
+    /// after construction and never exceeds the budget.
+    pub fn allocated_bytes(&self) -> usize {
+        self.table.allocation_size()
+    }
+
+    /// The byte budget the table was built for.
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// Allocated bytes per usable entry (what one stored position really costs).
+    pub fn bytes_per_entry(&self) -> f64 {
+        if self.capacity == 0 {
+            0.0
+        } else {
+            self.allocated_bytes() as f64 / self.capacity as f64
+        }
+    }
+
+    /// The replacement policy.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    /// The hasher.
+    pub fn hasher(&self) -> KeyHasher {
+        self.mixer.kind()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizing_fits_budget() {
+        assert_eq!(buckets_for(0), 0);
+        assert_eq!(buckets_for(allocation_for(16) - 1), 0);
+        assert_eq!(buckets_for(allocation_for(16)), 16);
+        let mib64 = 64 << 20;
+        assert_eq!(buckets_for(mib64), 1 << 21);
+        for bytes in [1000, 4096, 1 << 20, 3 << 20] {
+            let t = TranspositionTable::with_bytes(bytes);
+            assert!(t.allocated_bytes() <= bytes, "{bytes}");
+            assert!(t.allocated_bytes() * 2 > bytes.saturating_sub(allocation_for(16)));
+            assert_eq!(t.allocated_bytes(), allocation_for(t.capacity() / 7 * 8));
+        }
     }
 }
