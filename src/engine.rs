@@ -3,7 +3,7 @@
 
 use crate::board::{Board, BoardError};
 use crate::limits::Limits;
-use crate::pattern::Pattern4;
+use crate::root::think;
 use crate::tt::{TranspositionTable, TtStats};
 use crate::types::{Color, Pos, Rule, Score};
 use std::time::Duration;
@@ -128,52 +128,34 @@ impl Engine {
         self.tt.as_ref().map(|t| *t.stats()).unwrap_or(self.stats)
     }
 
+    /// Table size in bytes for the current memory budget and switches.
+    fn tt_bytes(&self) -> usize {
+        if let Some(b) = self.config.tt_bytes {
+            return b;
+        }
+        let total = if self.memory == 0 {
+            DEFAULT_MEMORY
+        } else {
+            self.memory
+        };
+        // Leave room for the binary, the pattern tables, stacks and allocator slack
+        // (PROTOCOL.md 3.4: tables at most 60-70 % of the budget minus the static part).
+        let usable = total.saturating_sub(24 * 1024 * 1024) * 13 / 20;
+        usable.max(1024 * 1024) as usize
+    }
+
     /// Choose a move for the side to move within `limits`. Returns `Pos::NONE` only on a full
     /// board.
     pub fn think(&mut self, limits: &Limits) -> SearchResult {
-        let _ = limits;
         if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::with_bytes(
-                self.config.tt_bytes.unwrap_or(0),
-            ));
+            self.tt = Some(TranspositionTable::with_bytes(self.tt_bytes()));
         }
-        let me = self.board.side_to_move();
-        let mut best = Pos::NONE;
-        let mut best_score = i32::MIN;
-        for p in self.board.candidates() {
-            let own = self.board.p4(p, me) as i32;
-            let opp = self.board.p4(p, me.opp()) as i32;
-            let mut s = own * 2 + opp + self.board.cell(p).value[me.idx()] as i32 / 16;
-            if self.board.p4(p, me) == Pattern4::AFive && self.board.is_five(p, me) {
-                s += 10_000;
-            }
-            if self.board.p4(p, me.opp()) == Pattern4::AFive {
-                s += 5_000;
-            }
-            if s > best_score {
-                best_score = s;
-                best = p;
-            }
-        }
-        if !best.is_some() {
-            best = self.first_empty();
-        }
-        SearchResult {
-            best,
-            score: 0,
-            depth: 1,
-            seldepth: 1,
-            nodes: 1,
-            elapsed: limits.elapsed(),
-            pv: vec![best],
-        }
-    }
-
-    fn first_empty(&self) -> Pos {
-        let n = self.board.size();
-        (0..n * n)
-            .map(|i| Pos::new(i % n, i / n))
-            .find(|&p| self.board.is_empty(p))
-            .unwrap_or(Pos::NONE)
+        let checksum = self.config.use_checksum;
+        let (board, tt) = match self.tt.as_mut() {
+            Some(tt) => (&mut self.board, tt),
+            None => unreachable!("table allocated above"),
+        };
+        tt.new_search();
+        think(board, tt, limits, checksum)
     }
 }

@@ -4,9 +4,16 @@
 
 pub mod bench;
 pub mod board;
+pub mod brain;
+pub mod budget;
 pub mod engine;
+pub mod eval;
 pub mod limits;
+pub mod movegen;
 pub mod pattern;
+pub mod root;
+pub mod search;
+pub mod threat;
 pub mod tt;
 pub mod types;
 pub mod zobrist;

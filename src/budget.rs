@@ -1,0 +1,60 @@
+//! A node and time budget shared by the alpha-beta and the threat searches, so every
+//! search stops on the same clock and counts nodes the same way.
+
+use std::time::Instant;
+
+/// Nodes between clock reads: often enough for millisecond accuracy, rare enough to be free.
+const CHECK_EVERY: u64 = 1024;
+
+/// Counts nodes and says when to stop.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Nodes visited so far.
+    pub nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Budget {
+    /// A budget of `node_limit` nodes (u64::MAX = none) ending at `deadline` (None = never).
+    pub fn new(node_limit: u64, deadline: Option<Instant>) -> Budget {
+        Budget {
+            nodes: 0,
+            node_limit,
+            deadline,
+            stopped: false,
+        }
+    }
+
+    /// Count one node; true when the search must stop.
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+        } else if self.nodes % CHECK_EVERY == 0 {
+            if let Some(d) = self.deadline {
+                if Instant::now() >= d {
+                    self.stopped = true;
+                }
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the budget ran out.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    /// A sub-budget of at most `nodes` more nodes within the same deadline.
+    pub fn child(&self, nodes: u64, deadline: Option<Instant>) -> Budget {
+        let deadline = match (self.deadline, deadline) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        Budget::new(nodes, deadline)
+    }
+}

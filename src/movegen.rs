@@ -1,0 +1,178 @@
+//! Move generation: which cells are worth trying at a node, threat first.
+//!
+//! The pattern counters tell in O(1) what kind of node this is; only then is the board
+//! scanned, and the scan stops as soon as the counters say every wanted cell was found.
+
+use crate::board::{Board, MoveList};
+use crate::pattern::{Pattern, Pattern4};
+use crate::types::{Color, Pos, DIRS};
+
+/// What the side to move faces, from the counters alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The side to move can make five.
+    Win,
+    /// The opponent can make five in two different cells: lost.
+    Lost,
+    /// The opponent can make five in one cell: that cell is the only move.
+    BlockFive(Pos),
+    /// The opponent threatens an open four or double four: defend or counter with fours.
+    Defend,
+    /// Nothing forced.
+    Quiet,
+}
+
+/// Cells where `color` reaches at least `min`, scanning only until the counters are met.
+pub fn cells_at_least(board: &Board, color: Color, min: Pattern4) -> MoveList {
+    let mut out = MoveList::new();
+    let wanted = board.count_at_least(color, min);
+    if wanted == 0 {
+        return out;
+    }
+    board.for_each_candidate(|p| {
+        if out.len() < wanted && board.p4(p, color) >= min {
+            out.push(p);
+        }
+    });
+    out
+}
+
+/// Cells where a `color` stone really completes a winning line (pattern five cells,
+/// confirmed by a line scan under rules other than freestyle), at most `limit` of them.
+pub fn five_cells(board: &Board, color: Color, limit: usize) -> MoveList {
+    let mut out = MoveList::new();
+    if board.count(color, Pattern4::AFive) == 0 {
+        return out;
+    }
+    // Fives come from the last few moves' lines almost always; look there first.
+    for back in 0..4 {
+        if let Some(m) = board.recent_move(back) {
+            scan_lines(board, m, |p| {
+                if out.len() < limit
+                    && !out.contains(&p)
+                    && board.p4(p, color) == Pattern4::AFive
+                    && real_five(board, p, color)
+                {
+                    out.push(p);
+                }
+            });
+        }
+        if out.len() >= limit || out.len() >= board.count(color, Pattern4::AFive) {
+            return out;
+        }
+    }
+    board.for_each_candidate(|p| {
+        if out.len() < limit
+            && !out.contains(&p)
+            && board.p4(p, color) == Pattern4::AFive
+            && real_five(board, p, color)
+        {
+            out.push(p);
+        }
+    });
+    out
+}
+
+#[inline]
+fn real_five(board: &Board, p: Pos, color: Color) -> bool {
+    board.rule().is_freestyle() || board.is_five(p, color)
+}
+
+/// Visit the empty cells up to four steps from `center` along its four lines.
+#[inline]
+pub fn scan_lines(board: &Board, center: Pos, mut f: impl FnMut(Pos)) {
+    for &dir in DIRS.iter() {
+        for k in -4isize..=4 {
+            if k == 0 {
+                continue;
+            }
+            let p = center.offset(k * dir);
+            if board.is_empty(p) {
+                f(p);
+            }
+        }
+    }
+}
+
+/// Classify the node for the side to move.
+pub fn node_kind(board: &Board) -> NodeKind {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if !five_cells(board, me, 1).is_empty() {
+        return NodeKind::Win;
+    }
+    let opp_fives = five_cells(board, opp, 2);
+    match opp_fives.len() {
+        0 => {}
+        1 => return NodeKind::BlockFive(opp_fives[0]),
+        _ => return NodeKind::Lost,
+    }
+    if board.count(opp, Pattern4::BFlex4) > 0 {
+        NodeKind::Defend
+    } else {
+        NodeKind::Quiet
+    }
+}
+
+/// Answers to an opponent's open-four threat: on each line where a cell would give the
+/// opponent an open four (or a double four), every cell where the opponent would make a four
+/// on that line (the blocks of a three are exactly those), plus every own four anywhere.
+pub fn defences(board: &Board) -> MoveList {
+    let me = board.side_to_move();
+    let att = me.opp();
+    let mut out = threat_blocks(board, att);
+    for p in cells_at_least(board, me, Pattern4::EBlock4) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Cells that break `att`'s open-four threats (see `defences`); empty if there are none.
+pub fn threat_blocks(board: &Board, att: Color) -> MoveList {
+    let mut out = MoveList::new();
+    let ci = att.idx();
+    for f in cells_at_least(board, att, Pattern4::BFlex4) {
+        if board.p4(f, att) != Pattern4::BFlex4 {
+            continue;
+        }
+        if !out.contains(&f) {
+            out.push(f);
+        }
+        for (d, &dir) in DIRS.iter().enumerate() {
+            if board.cell(f).line(d, ci) < Pattern::B4 {
+                continue;
+            }
+            for k in -4isize..=4 {
+                let p = f.offset(k * dir);
+                if k != 0
+                    && board.is_empty(p)
+                    && board.cell(p).line(d, ci) >= Pattern::B4
+                    && !out.contains(&p)
+                {
+                    out.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Ordering weight of a class for the side that would play it.
+const ATTACK: [i32; Pattern4::COUNT] = [0, 6, 5, 14, 14, 24, 30, 120, 20, 40, 300, 800, 5000];
+/// Ordering weight of a class for the opponent (what playing there takes away).
+const BLOCK: [i32; Pattern4::COUNT] = [0, 4, 3, 10, 10, 18, 22, 90, 14, 30, 200, 600, 3000];
+
+/// Static ordering score of `p` for the side to move: own threat, blocked threat, and the
+/// cell's evaluation shares.
+#[inline]
+pub fn order_score(board: &Board, p: Pos) -> i32 {
+    let me = board.side_to_move();
+    let cell = board.cell(p);
+    let own = cell.p4[me.idx()] as usize;
+    let opp = cell.p4[me.opp().idx()] as usize;
+    ATTACK[own]
+        + BLOCK[opp]
+        + (2 * cell.value[me.idx()] as i32 + cell.value[me.opp().idx()] as i32) / 4
+}

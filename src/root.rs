@@ -1,0 +1,183 @@
+//! One move's thinking: the forced answers, then our VCF, our VCT, and iterative deepening.
+//!
+//! The order matters for strength and safety: a five is played and a five threat blocked
+//! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
+//! until the soft time target, and the last completed iteration's move is played.
+
+use crate::board::Board;
+use crate::budget::Budget;
+use crate::engine::SearchResult;
+use crate::limits::Limits;
+use crate::movegen::{defences, five_cells, node_kind, order_score, NodeKind};
+use crate::search::Search;
+use crate::threat::ThreatSearch;
+use crate::tt::TranspositionTable;
+use crate::types::{Pos, Score, WIN, WIN_BOUND};
+use std::time::{Duration, Instant};
+
+/// Deepest iteration when no limit is given.
+const MAX_DEPTH: i32 = 64;
+/// Fours the root VCF may chain.
+const ROOT_VCF_FOURS: i32 = 40;
+/// Attacker moves the root VCT may chain.
+const ROOT_VCT_DEPTH: i32 = 12;
+
+fn deadline(start: Instant, d: Duration) -> Option<Instant> {
+    start.checked_add(d)
+}
+
+/// The statically best cell: a move is always ready, even with no time at all.
+fn fallback(board: &Board) -> Pos {
+    let moves = match node_kind(board) {
+        NodeKind::Win => five_cells(board, board.side_to_move(), 1),
+        NodeKind::BlockFive(b) => smallvec::smallvec![b],
+        NodeKind::Lost => five_cells(board, board.side_to_move().opp(), 1),
+        NodeKind::Defend => defences(board),
+        NodeKind::Quiet => board.candidates(),
+    };
+    let best = moves
+        .iter()
+        .copied()
+        .filter(|&p| board.is_empty(p))
+        .max_by_key(|&p| (order_score(board, p), std::cmp::Reverse(p)));
+    best.or_else(|| first_empty(board)).unwrap_or(Pos::NONE)
+}
+
+fn first_empty(board: &Board) -> Option<Pos> {
+    let n = board.size();
+    (0..n * n)
+        .map(|i| Pos::new(i % n, i / n))
+        .find(|&p| board.is_empty(p))
+}
+
+/// Think about the side to move's move in `board` (restored on return).
+pub fn think(
+    board: &mut Board,
+    tt: &mut TranspositionTable,
+    limits: &Limits,
+    checksum: bool,
+) -> SearchResult {
+    let start = limits.start;
+    let hard = deadline(start, limits.hard);
+    let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
+    let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let mut result = SearchResult {
+        best: fallback(board),
+        score: 0,
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: Vec::new(),
+    };
+    let finish = |mut r: SearchResult| {
+        r.elapsed = start.elapsed();
+        if r.pv.first() != Some(&r.best) {
+            r.pv = vec![r.best];
+        }
+        r
+    };
+    if board.move_count() == 0 || !result.best.is_some() {
+        return finish(result);
+    }
+    match node_kind(board) {
+        NodeKind::Win => {
+            result.score = WIN - 1;
+            return finish(result);
+        }
+        NodeKind::BlockFive(_) | NodeKind::Lost if max_depth <= 1 => return finish(result),
+        _ => {}
+    }
+
+    // Our own threat wins first: cheap to try, decisive when found.
+    let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
+    let mut budget = Budget::new(node_limit, hard);
+    let kind = node_kind(board);
+    if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
+        let mut vcf_budget = budget.child(2_000_000, threat_end);
+        let line = ThreatSearch {
+            board,
+            tt,
+            budget: &mut vcf_budget,
+            checksum,
+        }
+        .vcf(ROOT_VCF_FOURS);
+        budget.nodes += vcf_budget.nodes;
+        if let Some(line) = line {
+            result.best = line[0];
+            result.score = WIN - line.len() as i32;
+            result.pv = line;
+            result.nodes = budget.nodes;
+            return finish(result);
+        }
+        let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
+        let mut vct_budget = budget.child(3_000_000, vct_end);
+        let line = ThreatSearch {
+            board,
+            tt,
+            budget: &mut vct_budget,
+            checksum,
+        }
+        .vct(ROOT_VCT_DEPTH);
+        budget.nodes += vct_budget.nodes;
+        if let Some(line) = line {
+            result.best = line[0];
+            result.score = WIN - line.len() as i32;
+            result.pv = line;
+            result.nodes = budget.nodes;
+            return finish(result);
+        }
+    }
+
+    let mut search = Search::new(board, tt, budget, checksum);
+    let mut prev: Score = 0;
+    for depth in 1..=max_depth {
+        let mut delta = 60;
+        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
+            (prev - delta, prev + delta)
+        } else {
+            (-crate::types::INF, crate::types::INF)
+        };
+        let score = loop {
+            let s = search.root(depth, alpha, beta);
+            if search.budget.stopped() {
+                break s;
+            }
+            if s <= alpha && alpha > -crate::types::INF {
+                alpha = (alpha - delta).max(-crate::types::INF);
+                delta *= 3;
+            } else if s >= beta && beta < crate::types::INF {
+                beta = (beta + delta).min(crate::types::INF);
+                delta *= 3;
+            } else {
+                break s;
+            }
+        };
+        if search.budget.stopped() {
+            break;
+        }
+        let pv = search.pv().to_vec();
+        if let Some(&m) = pv.first() {
+            if search.board.is_empty(m) {
+                result.best = m;
+                result.pv = pv;
+            }
+        }
+        result.score = score;
+        result.depth = depth;
+        result.seldepth = search.seldepth;
+        prev = score;
+        let elapsed = start.elapsed();
+        // A proven result will not change with depth; the next iteration costs about
+        // three times this one, so do not start what cannot finish by the soft target.
+        if score.abs() >= WIN_BOUND && depth >= 4 {
+            break;
+        }
+        if elapsed * 3 > limits.soft {
+            break;
+        }
+    }
+    result.nodes = search.budget.nodes;
+    result.seldepth = result.seldepth.max(search.seldepth);
+    finish(result)
+}

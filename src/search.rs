@@ -1,0 +1,326 @@
+//! Iterative-deepening principal-variation search over the shared table, with threat-aware
+//! move generation, VCF as the quiescence search, and mate scores converted by ply in one
+//! place (`to_tt` / `from_tt`).
+
+use crate::board::{Board, MoveList};
+use crate::budget::Budget;
+use crate::eval::evaluate;
+use crate::movegen::{defences, node_kind, order_score, NodeKind};
+use crate::pattern::Pattern4;
+use crate::threat::ThreatSearch;
+use crate::tt::{BoardNode, Bound, TranspositionTable};
+use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
+use crate::zobrist::MultiKey;
+
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Fours a horizon VCF may chain.
+const QVCF_FOURS: i32 = 12;
+
+/// Store a score relative to the node (mate distances from here), not to the root.
+#[inline]
+pub fn to_tt(score: Score, ply: i32) -> Score {
+    if score >= WIN_BOUND {
+        score + ply
+    } else if score <= -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Inverse of `to_tt`.
+#[inline]
+pub fn from_tt(score: Score, ply: i32) -> Score {
+    if score >= WIN_BOUND {
+        score - ply
+    } else if score <= -WIN_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// Search state for one `think` call.
+pub struct Search<'a> {
+    /// The position (restored when the search returns).
+    pub board: &'a mut Board,
+    /// The shared table.
+    pub tt: &'a mut TranspositionTable,
+    /// Nodes and clock.
+    pub budget: Budget,
+    /// Compare check words in the table.
+    pub checksum: bool,
+    killers: [[Pos; 2]; MAX_PLY + 1],
+    history: Box<[[i32; NUM_CELLS]; 2]>,
+    /// Deepest ply visited.
+    pub seldepth: i32,
+    pv: Vec<Vec<Pos>>,
+}
+
+impl<'a> Search<'a> {
+    /// A search over `board` and `tt` within `budget`.
+    pub fn new(
+        board: &'a mut Board,
+        tt: &'a mut TranspositionTable,
+        budget: Budget,
+        checksum: bool,
+    ) -> Self {
+        Search {
+            board,
+            tt,
+            budget,
+            checksum,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: Box::new([[0; NUM_CELLS]; 2]),
+            seldepth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> MultiKey {
+        let mut k = self.board.key();
+        if !self.checksum {
+            k.check = 0;
+        }
+        k
+    }
+
+    /// The principal variation of the last completed root search.
+    pub fn pv(&self) -> &[Pos] {
+        &self.pv[0]
+    }
+
+    /// One full-width search of the root to `depth` in the window (alpha, beta).
+    pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.pvs(alpha, beta, depth, 0, true)
+    }
+
+    fn pvs(
+        &mut self,
+        mut alpha: Score,
+        mut beta: Score,
+        depth: i32,
+        ply: i32,
+        is_pv: bool,
+    ) -> Score {
+        let up = ply as usize;
+        self.pv[up].clear();
+        if self.budget.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            alpha = alpha.max(-WIN + ply);
+            beta = beta.min(WIN - ply - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let kind = node_kind(self.board);
+        match kind {
+            NodeKind::Win => {
+                if ply == 0 {
+                    let me = self.board.side_to_move();
+                    if let Some(&f) = crate::movegen::five_cells(self.board, me, 1).first() {
+                        self.pv[0] = vec![f];
+                    }
+                }
+                return WIN - ply - 1;
+            }
+            NodeKind::Lost if ply > 0 => return -(WIN - ply - 2),
+            _ => {}
+        }
+        let me = self.board.side_to_move();
+        let opp = me.opp();
+        if ply > 0
+            && self.board.rule().is_freestyle()
+            && kind == NodeKind::Quiet
+            && self.board.count(me, Pattern4::BFlex4) > 0
+            && self.board.count_at_least(opp, Pattern4::EBlock4) == 0
+        {
+            return WIN - ply - 3;
+        }
+        if self.board.is_full() {
+            return 0;
+        }
+        if up >= MAX_PLY {
+            return evaluate(self.board);
+        }
+        // Answering a five threat costs no depth: the reply is forced.
+        let mut depth = depth;
+        if matches!(kind, NodeKind::BlockFive(_)) {
+            depth += 1;
+        }
+        // An opponent's open three at the horizon is not quiet: look one move further.
+        if depth <= 0 && kind == NodeKind::Defend && ply < 48 {
+            depth = 1;
+        }
+        if depth <= 0 {
+            return self.quiesce(beta, ply);
+        }
+
+        let key = self.key();
+        let probe = self
+            .tt
+            .probe(key, depth, to_tt(alpha, ply), to_tt(beta, ply));
+        let tt_move = probe.node.map(|n| n.best_move).unwrap_or(Pos::NONE);
+        if let Some(score) = probe.cutoff {
+            if !is_pv && ply > 0 {
+                return from_tt(score, ply);
+            }
+        }
+
+        let static_eval = evaluate(self.board);
+        // Reverse futility: far above beta in a quiet node at low depth.
+        if !is_pv
+            && kind == NodeKind::Quiet
+            && depth <= 3
+            && beta.abs() < WIN_BOUND
+            && static_eval - 120 * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let mut moves = match kind {
+            NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
+            NodeKind::Lost => {
+                // At the root, still pick a move: block one of the fives.
+                crate::movegen::five_cells(self.board, opp, 1)
+            }
+            NodeKind::Defend => defences(self.board),
+            _ => self.board.candidates(),
+        };
+        if moves.is_empty() {
+            return static_eval;
+        }
+        self.order(&mut moves, tt_move, up);
+
+        let orig_alpha = alpha;
+        let mut best = -INF;
+        let mut best_move = moves[0];
+        let quiet_node = kind == NodeKind::Quiet;
+        for (i, &m) in moves.iter().enumerate() {
+            // Late-move pruning in quiet nodes: the ordering put the useful moves first.
+            if quiet_node && ply > 0 && i >= 4 + (depth * depth) as usize * 2 && best > -WIN_BOUND {
+                break;
+            }
+            let own_class = self.board.p4(m, me);
+            let opp_class = self.board.p4(m, opp);
+            self.board.play(m);
+            let mut score;
+            if i == 0 {
+                score = -self.pvs(-beta, -alpha, depth - 1, ply + 1, is_pv);
+            } else {
+                let mut r = 0;
+                if depth >= 3
+                    && i >= 3
+                    && quiet_node
+                    && own_class < Pattern4::HFlex3
+                    && opp_class < Pattern4::HFlex3
+                {
+                    r = 1 + (i >= 10) as i32 + (depth >= 6 && i >= 20) as i32;
+                    r = r.min(depth - 2);
+                }
+                score = -self.pvs(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+                if score > alpha && r > 0 {
+                    score = -self.pvs(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.pvs(-beta, -alpha, depth - 1, ply + 1, true);
+                }
+            }
+            self.board.undo().ok();
+            if self.budget.stopped() {
+                return best.max(alpha);
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(up + 1);
+                    head[up].clear();
+                    head[up].push(m);
+                    head[up].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet_node && own_class < Pattern4::EBlock4 {
+                            let k = &mut self.killers[up];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            let h = &mut self.history[me.idx()][m.index()];
+                            *h = (*h + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > orig_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            BoardNode {
+                score: to_tt(best, ply),
+                depth,
+                best_move,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// Horizon: stand pat on the evaluation unless a VCF wins or a five must be blocked.
+    fn quiesce(&mut self, beta: Score, ply: i32) -> Score {
+        let me = self.board.side_to_move();
+        let stand = evaluate(self.board);
+        if stand >= beta {
+            return stand;
+        }
+        if self.board.count_at_least(me, Pattern4::EBlock4) > 0 {
+            let mut ts = ThreatSearch {
+                board: self.board,
+                tt: self.tt,
+                budget: &mut self.budget,
+                checksum: self.checksum,
+            };
+            let found = ts.vcf(QVCF_FOURS);
+            if let Some(line) = found {
+                return WIN - ply - line.len() as i32;
+            }
+        }
+        stand
+    }
+
+    fn order(&self, moves: &mut MoveList, tt_move: Pos, ply: usize) {
+        let me = self.board.side_to_move();
+        let killers = self.killers[ply];
+        let mut scored: smallvec::SmallVec<[(i32, Pos); 64]> = moves
+            .iter()
+            .map(|&m| {
+                let mut s = order_score(self.board, m);
+                if m == tt_move {
+                    s += 1 << 24;
+                } else if m == killers[0] {
+                    s += 400;
+                } else if m == killers[1] {
+                    s += 300;
+                }
+                s += (self.history[me.idx()][m.index()] >> 4).min(300);
+                (s, m)
+            })
+            .collect();
+        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        for (dst, (_, m)) in moves.iter_mut().zip(scored) {
+            *dst = m;
+        }
+    }
+}

@@ -1,0 +1,380 @@
+//! Threat-space search: VCF (victory by continuous fours) and VCT (fours and open threes).
+//!
+//! Both walk the same board and share the transposition table with the alpha-beta, under
+//! keys salted per solver so a threat result never poses as a search score. Proven wins
+//! are stored at a depth no search reaches, so they are never searched twice; failures are
+//! stored with the depth they were tried to, and reused only as deep.
+
+use crate::board::Board;
+use crate::budget::Budget;
+use crate::movegen::{cells_at_least, defences, five_cells, scan_lines};
+use crate::pattern::Pattern4;
+use crate::tt::{BoardNode, Bound, TranspositionTable};
+use crate::types::{Color, Pos, Score, WIN, WIN_BOUND};
+use crate::zobrist::MultiKey;
+use smallvec::SmallVec;
+
+/// Depth at which proven results are stored: deeper than any threat search asks for.
+const PROVEN: i32 = 120;
+/// Salt XORed into VCF keys.
+const VCF_SALT: MultiKey = MultiKey {
+    hash: 0x9E37_79B9_7F4A_7C15,
+    check: 0xC2B2_AE3D_27D4_EB4F,
+};
+/// Salt XORed into VCT keys.
+const VCT_SALT: MultiKey = MultiKey {
+    hash: 0xD6E8_FEB8_6659_FD93,
+    check: 0x1656_67B1_9E37_79F9,
+};
+
+/// A winning line: the attacker's moves and the forced replies, alternating.
+pub type ProofLine = Vec<Pos>;
+
+/// The shared context of one threat search.
+pub struct ThreatSearch<'a> {
+    /// The position, restored on return.
+    pub board: &'a mut Board,
+    /// Shared table (may be a zero-size one).
+    pub tt: &'a mut TranspositionTable,
+    /// Node and time budget.
+    pub budget: &'a mut Budget,
+    /// Compare check words (off for the `--no-checksum` ablation).
+    pub checksum: bool,
+}
+
+impl ThreatSearch<'_> {
+    fn key(&self, salt: MultiKey) -> MultiKey {
+        let mut k = self.board.key().with(salt);
+        if !self.checksum {
+            k.check = 0;
+        }
+        k
+    }
+
+    fn recall(&mut self, key: MultiKey, depth: i32) -> Option<Option<(Pos, i32)>> {
+        let probe = self.tt.probe(key, depth, 0, 1);
+        let score = probe.cutoff?;
+        if score >= WIN_BOUND {
+            let mv = probe.node.map(|n| n.best_move).unwrap_or(Pos::NONE);
+            Some(Some((mv, WIN - score)))
+        } else {
+            Some(None)
+        }
+    }
+
+    fn remember(&mut self, key: MultiKey, depth: i32, result: Option<(Pos, i32)>) {
+        let node = match result {
+            Some((mv, dist)) => BoardNode {
+                score: WIN - dist,
+                depth: PROVEN,
+                best_move: mv,
+                bound: Bound::Exact,
+            },
+            None => BoardNode {
+                score: 0,
+                depth,
+                best_move: Pos::NONE,
+                bound: Bound::Upper,
+            },
+        };
+        self.tt.store(key, node);
+    }
+
+    /// Search for a VCF of the side to move up to `max_fours` fours. On success returns the
+    /// proof line (attacker's first move first).
+    pub fn vcf(&mut self, max_fours: i32) -> Option<ProofLine> {
+        let mut line = ProofLine::new();
+        self.vcf_node(max_fours, &mut line).map(|_| {
+            line.reverse();
+            line
+        })
+    }
+
+    /// One attacker node of the VCF; returns the number of plies to the five.
+    fn vcf_node(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
+        if self.budget.tick() {
+            return None;
+        }
+        let me = self.board.side_to_move();
+        let opp = me.opp();
+        if let Some(&f) = five_cells(self.board, me, 1).first() {
+            line.push(f);
+            return Some(1);
+        }
+        let opp_fives = five_cells(self.board, opp, 2);
+        if opp_fives.len() >= 2 || depth <= 0 {
+            return None;
+        }
+        let key = self.key(VCF_SALT);
+        if let Some(known) = self.recall(key, depth) {
+            let (mv, dist) = known?;
+            if mv.is_some() && dist == 1 {
+                line.push(mv);
+                return Some(1);
+            }
+        }
+        let moves: SmallVec<[Pos; 32]> = match opp_fives.first() {
+            // A four that is also the forced block is the only way on.
+            Some(&b) if self.board.p4(b, me) >= Pattern4::EBlock4 => SmallVec::from_slice(&[b]),
+            Some(_) => return None,
+            None => self.four_moves(me),
+        };
+        let mut result = None;
+        for m in moves {
+            if let Some(dist) = self.try_four(m, depth, line) {
+                result = Some((m, dist));
+                break;
+            }
+            if self.budget.stopped() {
+                return None;
+            }
+        }
+        if !self.budget.stopped() {
+            self.remember(key, depth, result);
+        }
+        result.map(|(_, d)| d)
+    }
+
+    /// The attacker's four-making cells, strongest class first.
+    fn four_moves(&self, me: Color) -> SmallVec<[Pos; 32]> {
+        let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::EBlock4)
+            .into_iter()
+            .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
+            .collect();
+        let last = self.board.recent_move(1);
+        moves.sort_by_key(|&p| {
+            let near = last.map_or(0, |l| (l.distance(p) <= 2) as i32);
+            -(self.board.p4(p, me) as i32 * 4 + near)
+        });
+        moves
+    }
+
+    /// Play the four `m`, the forced block, and continue; undo both.
+    fn try_four(&mut self, m: Pos, depth: i32, line: &mut ProofLine) -> Option<i32> {
+        let me = self.board.side_to_move();
+        self.board.play(m);
+        let fives = own_fives_after(self.board, m, me);
+        let result = match fives.len() {
+            0 => None,
+            1 => {
+                let block = fives[0];
+                self.board.play(block);
+                let r = self.vcf_node(depth - 1, line);
+                self.board.undo().ok();
+                r.map(|d| {
+                    line.push(block);
+                    d + 2
+                })
+            }
+            _ => {
+                // Two five cells: the defender blocks one, the other wins.
+                line.push(fives[1]);
+                line.push(fives[0]);
+                Some(3)
+            }
+        };
+        self.board.undo().ok();
+        if result.is_some() {
+            line.push(m);
+        }
+        result
+    }
+
+    /// Search for a VCT of the side to move up to `depth` attacker moves (fours and threes).
+    pub fn vct(&mut self, depth: i32) -> Option<ProofLine> {
+        // Deepen gradually: short wins are found at a fraction of the cost of a deep tree,
+        // and the failures stored at each depth prune the next.
+        let mut d = 2;
+        loop {
+            let d_now = d.min(depth);
+            let mut line = ProofLine::new();
+            if self.vct_attack(d_now, true, &mut line).is_some() {
+                line.reverse();
+                return Some(line);
+            }
+            if d_now >= depth || self.budget.stopped() {
+                return None;
+            }
+            d += 2;
+        }
+    }
+
+    fn vct_attack(&mut self, depth: i32, root: bool, line: &mut ProofLine) -> Option<i32> {
+        if self.budget.tick() {
+            return None;
+        }
+        let me = self.board.side_to_move();
+        let opp = me.opp();
+        if let Some(&f) = five_cells(self.board, me, 1).first() {
+            line.push(f);
+            return Some(1);
+        }
+        let opp_fives = five_cells(self.board, opp, 2);
+        if opp_fives.len() >= 2 || depth <= 0 {
+            return None;
+        }
+        // The moves tried below the root depend on the attacker's last move (locality),
+        // so it is part of what a stored result means.
+        let mut key = self.key(VCT_SALT);
+        if !root {
+            if let Some(last) = self.board.recent_move(1) {
+                key.toggle(crate::zobrist::tables().stone(last, me));
+            }
+        }
+        if let Some(known) = self.recall(key, depth) {
+            let (mv, dist) = known?;
+            if mv.is_some() && dist == 1 {
+                line.push(mv);
+                return Some(1);
+            }
+        }
+        let moves: SmallVec<[Pos; 32]> = if let Some(&b) = opp_fives.first() {
+            SmallVec::from_slice(&[b])
+        } else {
+            // A VCF is a VCT too, and far cheaper to find.
+            let mut vline = ProofLine::new();
+            if let Some(d) = self.vcf_node(depth.min(12), &mut vline) {
+                line.extend(vline);
+                return Some(d);
+            }
+            self.threat_moves(me, root)
+        };
+        let mut result = None;
+        for m in moves {
+            self.board.play(m);
+            let mark = line.len();
+            let r = self.vct_defend(depth - 1, line);
+            self.board.undo().ok();
+            if let Some(d) = r {
+                line.push(m);
+                result = Some((m, d + 1));
+                break;
+            }
+            line.truncate(mark);
+            if self.budget.stopped() {
+                return None;
+            }
+        }
+        if !self.budget.stopped() {
+            self.remember(key, depth, result);
+        }
+        result.map(|(_, d)| d)
+    }
+
+    /// Attacker moves of the VCT: fours first, then open threes (and 4-3, 3-3 cells).
+    fn threat_moves(&self, me: Color, root: bool) -> SmallVec<[Pos; 32]> {
+        // Below the root, threes must build on the attacker's last move (dependency, as in
+        // db-search, approximated by locality); fours may come from anywhere.
+        let last = if root {
+            None
+        } else {
+            self.board.recent_move(1)
+        };
+        let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::HFlex3)
+            .into_iter()
+            .filter(|&p| {
+                let class = self.board.p4(p, me);
+                class < Pattern4::AFive
+                    && (class >= Pattern4::EBlock4 || last.is_none_or(|l| l.distance(p) <= 4))
+            })
+            .collect();
+        moves.sort_by_key(|&p| {
+            let class = self.board.p4(p, me);
+            let rank = match class {
+                Pattern4::BFlex4 => 10,
+                Pattern4::CBlock4Flex3 => 9,
+                Pattern4::FFlex3x2 => 8,
+                Pattern4::DBlock4Plus | Pattern4::EBlock4 => 6,
+                _ => 4,
+            };
+            -(rank * 100 + self.board.cell(p).value[me.idx()] as i32)
+        });
+        moves
+    }
+
+    /// Defender node: every reply must lose for the attacker's line to stand.
+    fn vct_defend(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
+        if self.budget.tick() {
+            return None;
+        }
+        let me = self.board.side_to_move();
+        let att = me.opp();
+        if !five_cells(self.board, me, 1).is_empty() {
+            return None;
+        }
+        let att_fives = five_cells(self.board, att, 2);
+        let replies: SmallVec<[Pos; 32]> = match att_fives.len() {
+            0 => {
+                if self.board.count(att, Pattern4::BFlex4) == 0 {
+                    return None;
+                }
+                defences(self.board).into_iter().collect()
+            }
+            1 => SmallVec::from_slice(&[att_fives[0]]),
+            _ => {
+                line.push(att_fives[1]);
+                line.push(att_fives[0]);
+                return Some(2);
+            }
+        };
+        let mut longest = 0;
+        let mut best_line: Option<ProofLine> = None;
+        for r in replies {
+            self.board.play(r);
+            let mut sub = ProofLine::new();
+            let res = self.vct_attack(depth, false, &mut sub);
+            self.board.undo().ok();
+            match res {
+                None => return None,
+                Some(d) => {
+                    if d + 1 > longest || best_line.is_none() {
+                        longest = d + 1;
+                        sub.push(r);
+                        best_line = Some(sub);
+                    }
+                }
+            }
+        }
+        // Keep the line through the longest defence: the one the defender would choose.
+        if let Some(sub) = best_line {
+            line.extend(sub);
+        }
+        Some(longest)
+    }
+}
+
+/// Five cells of `color` on the lines through `m` (the four it just made).
+fn own_fives_after(board: &Board, m: Pos, color: Color) -> SmallVec<[Pos; 4]> {
+    let mut out = SmallVec::new();
+    scan_lines(board, m, |p| {
+        if out.len() < 2
+            && !out.contains(&p)
+            && board.p4(p, color) == Pattern4::AFive
+            && (board.rule().is_freestyle() || board.is_five(p, color))
+        {
+            out.push(p);
+        }
+    });
+    out
+}
+
+/// Convenience for tests and the root: VCF of the side to move with a fresh budget.
+pub fn find_vcf(
+    board: &mut Board,
+    tt: &mut TranspositionTable,
+    budget: &mut Budget,
+    max_fours: i32,
+) -> Option<ProofLine> {
+    ThreatSearch {
+        board,
+        tt,
+        budget,
+        checksum: true,
+    }
+    .vcf(max_fours)
+}
+
+/// Score of a proven win `dist` plies ahead, seen from `ply`.
+pub fn win_score(ply: i32, dist: i32) -> Score {
+    WIN - ply - dist
+}

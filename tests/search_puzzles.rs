@@ -1,0 +1,149 @@
+//! Tactical puzzles (tests/fixtures/freestyle_tactics.txt, copied from the shared data):
+//! every VCF is solved with an answer from its complete set; VCTs are solved where the VCT
+//! search finds them, and each proof line is replayed on a fresh board to a real five.
+
+use std::time::Instant;
+use wuzi::budget::Budget;
+use wuzi::threat::ThreatSearch;
+use wuzi::tt::TranspositionTable;
+use wuzi::{Board, Color, Pos, Rule};
+
+struct Puzzle {
+    id: String,
+    kind: String,
+    board: Board,
+    answers: Vec<Pos>,
+}
+
+fn parse_cells(field: &str) -> Vec<Pos> {
+    field
+        .split_whitespace()
+        .map(|c| {
+            let (x, y) = c.split_once(',').expect("x,y");
+            Pos::new(x.parse().expect("x"), y.parse().expect("y"))
+        })
+        .collect()
+}
+
+fn puzzles() -> Vec<Puzzle> {
+    let text = include_str!("fixtures/freestyle_tactics.txt");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split(';').collect();
+            let size: usize = f[0].parse().expect("size");
+            let me = if f[6] == "black" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut board = Board::new(size, Rule::FREESTYLE).expect("board");
+            for p in parse_cells(f[1]) {
+                board.play_as(p, me);
+            }
+            for p in parse_cells(f[2]) {
+                board.play_as(p, me.opp());
+            }
+            board.set_side_to_move(me);
+            Puzzle {
+                id: f[5].to_string(),
+                kind: f[4].to_string(),
+                board,
+                answers: parse_cells(f[3]),
+            }
+        })
+        .collect()
+}
+
+/// Replay `line` from `board`: every move must be legal and the attacker's last move a five.
+fn line_ends_in_five(board: &Board, line: &[Pos]) -> bool {
+    let mut b = board.clone();
+    let attacker = b.side_to_move();
+    for &m in line {
+        if b.check_move(m).is_err() {
+            return false;
+        }
+        b.play(m);
+    }
+    b.last_move_won() && line.len() % 2 == 1 && b.history().last().map(|h| h.1) == Some(attacker)
+}
+
+#[test]
+fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
+    let mut solved = 0;
+    for mut p in puzzles().into_iter().filter(|p| p.kind == "VCF") {
+        let mut tt = TranspositionTable::with_bytes(16 << 20);
+        let mut budget = Budget::new(5_000_000, None);
+        let t = Instant::now();
+        let start = p.board.clone();
+        let line = ThreatSearch {
+            board: &mut p.board,
+            tt: &mut tt,
+            budget: &mut budget,
+            checksum: true,
+        }
+        .vcf(60)
+        .unwrap_or_else(|| panic!("{}: no VCF found", p.id));
+        println!(
+            "{}: {:?} in {:?}, {} nodes",
+            p.id,
+            line[0],
+            t.elapsed(),
+            budget.nodes
+        );
+        assert!(
+            p.answers.contains(&line[0]),
+            "{}: {:?} not in {:?}",
+            p.id,
+            line[0],
+            p.answers
+        );
+        assert!(
+            line_ends_in_five(&start, &line),
+            "{}: proof line {:?} is not a VCF",
+            p.id,
+            line
+        );
+        assert_eq!(p.board.key(), start.key(), "{}: board not restored", p.id);
+        solved += 1;
+    }
+    assert_eq!(solved, 12);
+}
+
+#[test]
+fn vct_puzzles_are_solved_where_the_search_finds_them() {
+    let mut solved = 0;
+    let mut total = 0;
+    for mut p in puzzles().into_iter().filter(|p| p.kind == "VCT") {
+        total += 1;
+        let mut tt = TranspositionTable::with_bytes(32 << 20);
+        let mut budget = Budget::new(3_000_000, None);
+        let t = Instant::now();
+        let start = p.board.clone();
+        let line = ThreatSearch {
+            board: &mut p.board,
+            tt: &mut tt,
+            budget: &mut budget,
+            checksum: true,
+        }
+        .vct(14);
+        println!(
+            "{}: {:?} in {:?}, {} nodes",
+            p.id,
+            line.as_ref().map(|l| l[0]),
+            t.elapsed(),
+            budget.nodes
+        );
+        if let Some(line) = line {
+            assert!(
+                p.answers.contains(&line[0]) || line_ends_in_five(&start, &line),
+                "{}: {:?} is neither the listed answer nor a line to five",
+                p.id,
+                line
+            );
+            solved += 1;
+        }
+    }
+    assert_eq!(total, 8);
+    assert!(solved >= 6, "only {solved} of {total} VCT puzzles solved");
+}
