@@ -82,7 +82,8 @@ pub fn format(e: Option<Estimate>) -> String {
         return "n/a".to_string();
     };
     let elo = if e.elo.is_finite() {
-        format!("{:+.0}", e.elo)
+        // Adding 0.0 turns -0.0 into 0.0, so an even score prints as +0, not -0.
+        format!("{:+.0}", e.elo.round() + 0.0)
     } else if e.elo > 0.0 {
         "+inf".to_string()
     } else {

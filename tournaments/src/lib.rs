@@ -1,11 +1,20 @@
 //! `wuzi-tournament`: plays pbrain engines against each other through the Gomocup protocol,
 //! referees every game itself, and keeps each engine's per-game transposition-table statistics.
 //!
-//! The binary is a thin CLI over the runner; everything is a library so the integration
-//! tests drive the same code (fake engines, resume, PSQ round trips) without a shell.
+//! The binary is a thin CLI over [`runner::run`]; everything is a library so the integration
+//! tests drive the same code (fake engines, resume, PSQ round trips) without a shell. Every
+//! protocol line is spelled by the `gomocup-protocol` crate.
 #![warn(missing_docs)]
 
 pub mod board;
+pub mod brain;
+pub mod config;
 pub mod elo;
+pub mod game;
+pub mod journal;
 pub mod opening;
 pub mod psq;
+pub mod record;
+pub mod report;
+pub mod runner;
+pub mod schedule;

@@ -1,0 +1,313 @@
+//! The tournament file (TOML). Relative paths are taken from the config file's folder, so a
+//! config works from any current directory and a checkout can ship one that finds the
+//! engine in `../target/release`.
+
+use crate::board::Rule;
+use crate::opening::{self, Opening};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// `[tournament]` as written in the file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSettings {
+    #[serde(default = "default_size")]
+    board_size: usize,
+    #[serde(default)]
+    rule: u32,
+    timeout_turn_ms: u64,
+    #[serde(default)]
+    timeout_match_ms: u64,
+    #[serde(default = "default_memory")]
+    max_memory: u64,
+    #[serde(default = "default_games_per_pair")]
+    games_per_pair: u32,
+    openings: Option<String>,
+    openings_limit: Option<usize>,
+    draw_after_moves: Option<usize>,
+    #[serde(default = "default_tolerance")]
+    tolerance_ms: u64,
+    #[serde(default = "default_concurrency")]
+    concurrency: usize,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    gauntlet: bool,
+}
+
+/// `[[engine]]` as written in the file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEngine {
+    name: String,
+    command: String,
+    #[serde(default)]
+    args: Vec<String>,
+    workdir: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    tournament: RawSettings,
+    engine: Vec<RawEngine>,
+}
+
+fn default_size() -> usize {
+    20
+}
+fn default_memory() -> u64 {
+    367_001_600
+}
+fn default_games_per_pair() -> u32 {
+    2
+}
+fn default_tolerance() -> u64 {
+    1000
+}
+fn default_concurrency() -> usize {
+    1
+}
+
+/// Game conditions shared by every game.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// Side of the square board.
+    pub board_size: usize,
+    /// `INFO rule` bits sent to the engines.
+    pub rule_bits: u32,
+    /// The referee's reading of those bits.
+    pub rule: Rule,
+    /// Per-move limit in ms (`INFO timeout_turn`); 0 means "answer at once".
+    pub timeout_turn_ms: u64,
+    /// Per-game clock in ms (`INFO timeout_match`); 0 means no clock.
+    pub timeout_match_ms: u64,
+    /// `INFO max_memory` in bytes (sent, not enforced).
+    pub max_memory: u64,
+    /// Games each pair plays on each opening; colours alternate, so 2 = once with each.
+    pub games_per_pair: u32,
+    /// Stones on the board at which the game is drawn (the board size squared = full board).
+    pub draw_after_moves: usize,
+    /// Grace after a limit before a move counts as late, in ms.
+    pub tolerance_ms: u64,
+    /// Games played at the same time.
+    pub concurrency: usize,
+    /// Only the first engine plays, against each of the others.
+    pub gauntlet: bool,
+}
+
+/// One engine, ready to spawn.
+#[derive(Clone, Debug)]
+pub struct EngineSpec {
+    /// Display name; unique within the tournament.
+    pub name: String,
+    /// Executable: an absolute path, or a bare name looked up on `PATH`.
+    pub command: PathBuf,
+    /// Arguments passed as they are.
+    pub args: Vec<String>,
+    /// Working directory: the executable's folder unless the config names one.
+    pub workdir: PathBuf,
+}
+
+/// A loaded, validated tournament.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The file it came from.
+    pub path: PathBuf,
+    /// Game conditions.
+    pub settings: Settings,
+    /// Participants, in file order (the first is the gauntlet player).
+    pub engines: Vec<EngineSpec>,
+    /// Openings after the seeded shuffle and the limit; one empty opening if none are given.
+    pub openings: Vec<Opening>,
+}
+
+impl Config {
+    /// Reads and checks a config file. Every problem that would otherwise show up as a
+    /// forfeit in the middle of a tournament (missing executable, bad rule, bad opening) is
+    /// an error here.
+    pub fn load(path: &Path) -> Result<Config, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        let base = if base.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            base
+        };
+        let base = std::fs::canonicalize(base)
+            .map_err(|e| format!("cannot resolve {}: {e}", base.display()))?;
+        Config::from_toml(&text, &base)
+            .map(|mut c| {
+                c.path = path.to_path_buf();
+                c
+            })
+            .map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Parses config text with relative paths resolved against `base`.
+    pub fn from_toml(text: &str, base: &Path) -> Result<Config, String> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        let t = raw.tournament;
+        if !(5..=26).contains(&t.board_size) {
+            return Err(format!("board_size {} is outside 5..=26", t.board_size));
+        }
+        let rule = Rule::from_bits(t.rule)?;
+        if t.games_per_pair == 0 {
+            return Err("games_per_pair must be at least 1".into());
+        }
+        if t.concurrency == 0 {
+            return Err("concurrency must be at least 1".into());
+        }
+        let cells = t.board_size * t.board_size;
+        let draw_after_moves = t.draw_after_moves.unwrap_or(cells).min(cells);
+        let settings = Settings {
+            board_size: t.board_size,
+            rule_bits: t.rule,
+            rule,
+            timeout_turn_ms: t.timeout_turn_ms,
+            timeout_match_ms: t.timeout_match_ms,
+            max_memory: t.max_memory,
+            games_per_pair: t.games_per_pair,
+            draw_after_moves,
+            tolerance_ms: t.tolerance_ms,
+            concurrency: t.concurrency,
+            gauntlet: t.gauntlet,
+        };
+
+        let mut openings = match &t.openings {
+            Some(p) => opening::load(&base.join(p), t.board_size, rule)?,
+            None => vec![Opening {
+                line: 0,
+                stones: Vec::new(),
+            }],
+        };
+        if openings.is_empty() {
+            return Err("the openings file holds no opening".into());
+        }
+        if t.seed != 0 {
+            opening::shuffle(&mut openings, t.seed);
+        }
+        if let Some(limit) = t.openings_limit {
+            if limit == 0 {
+                return Err("openings_limit must be at least 1".into());
+            }
+            openings.truncate(limit);
+        }
+
+        if raw.engine.len() < 2 {
+            return Err("a tournament needs at least two [[engine]] entries".into());
+        }
+        let mut engines: Vec<EngineSpec> = Vec::new();
+        for e in raw.engine {
+            if engines.iter().any(|o| o.name == e.name) {
+                return Err(format!("engine name {:?} is used twice", e.name));
+            }
+            if e.name.trim().is_empty() {
+                return Err("an engine has an empty name".into());
+            }
+            engines.push(resolve_engine(e, base)?);
+        }
+        Ok(Config {
+            path: PathBuf::new(),
+            settings,
+            engines,
+            openings,
+        })
+    }
+}
+
+/// A command with a path separator is a file relative to the config; a bare name is looked
+/// up on `PATH` by the OS, as a shell would.
+fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
+    let raw = Path::new(&e.command);
+    let is_path = e.command.contains('/') || e.command.contains('\\');
+    let command = if is_path {
+        let p = base.join(raw);
+        if !p.is_file() {
+            return Err(format!(
+                "engine {:?}: {} does not exist (build it first, e.g. `cargo build --release`)",
+                e.name,
+                p.display()
+            ));
+        }
+        p
+    } else {
+        raw.to_path_buf()
+    };
+    let workdir = match &e.workdir {
+        Some(d) => base.join(d),
+        None => command
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| base.to_path_buf()),
+    };
+    if !workdir.is_dir() {
+        return Err(format!(
+            "engine {:?}: working directory {} does not exist",
+            e.name,
+            workdir.display()
+        ));
+    }
+    Ok(EngineSpec {
+        name: e.name,
+        command,
+        args: e.args,
+        workdir,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn base() -> PathBuf {
+        std::env::temp_dir()
+    }
+
+    #[test]
+    fn minimal_config_gets_defaults() {
+        let text = r#"
+            [tournament]
+            timeout_turn_ms = 100
+            [[engine]]
+            name = "a"
+            command = "sh"
+            [[engine]]
+            name = "b"
+            command = "sh"
+            args = ["-c", "true"]
+        "#;
+        let c = Config::from_toml(text, &base());
+        let c = c.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.settings.board_size, 20);
+        assert_eq!(c.settings.draw_after_moves, 400);
+        assert_eq!(c.settings.games_per_pair, 2);
+        assert_eq!(c.settings.max_memory, 367_001_600);
+        assert_eq!(c.openings.len(), 1);
+        assert_eq!(c.engines[1].args, ["-c", "true"]);
+        assert_eq!(c.engines[0].workdir, base());
+    }
+
+    #[test]
+    fn bad_configs_are_refused() {
+        let engines = "[[engine]]\nname = \"a\"\ncommand = \"sh\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let cases = [
+            "[tournament]\ntimeout_turn_ms = 1\nrule = 4\n",
+            "[tournament]\ntimeout_turn_ms = 1\nboard_size = 40\n",
+            "[tournament]\ntimeout_turn_ms = 1\nbogus = 1\n",
+            "[tournament]\n",
+        ];
+        for head in cases {
+            assert!(
+                Config::from_toml(&format!("{head}{engines}"), &base()).is_err(),
+                "{head}"
+            );
+        }
+        let dup = "[tournament]\ntimeout_turn_ms = 1\n[[engine]]\nname = \"a\"\ncommand = \"sh\"\n[[engine]]\nname = \"a\"\ncommand = \"sh\"\n";
+        assert!(Config::from_toml(dup, &base()).is_err());
+        let missing = "[tournament]\ntimeout_turn_ms = 1\n[[engine]]\nname = \"a\"\ncommand = \"./no-such-engine\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        assert!(Config::from_toml(missing, &base()).is_err());
+    }
+}

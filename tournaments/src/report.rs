@@ -1,0 +1,315 @@
+//! Everything printed or written for people: the per-game line and `summary.md`.
+
+use crate::board::Side;
+use crate::elo::{self, Tally};
+use crate::record::{GameRecord, Reason, SideReport};
+use std::fmt::Write;
+
+/// `3.2M`-style counts, so a line stays readable at any table size.
+pub fn short_count(n: u64) -> String {
+    let f = n as f64;
+    if n < 1000 {
+        n.to_string()
+    } else if n < 1_000_000 {
+        format!("{:.1}k", f / 1e3)
+    } else if n < 1_000_000_000 {
+        format!("{:.1}M", f / 1e6)
+    } else {
+        format!("{:.1}G", f / 1e9)
+    }
+}
+
+fn tt_part(name: &str, r: &SideReport) -> String {
+    match &r.tt {
+        Some(tt) => format!(
+            "{name} tt hit {:.1}% probes {} collisions {}",
+            tt.hit_rate,
+            short_count(tt.probes),
+            tt.collisions
+        ),
+        None => format!("{name} tt n/a"),
+    }
+}
+
+/// The line printed when a game finishes, e.g.
+/// `game 7/24  wuzi (black) vs wuzi-nott  1-0  five, 37 moves | wuzi tt hit 42.1% … | wuzi-nott tt n/a`.
+pub fn game_line(r: &GameRecord, total: usize) -> String {
+    let mut how = r.reason.to_string();
+    if !r.detail.is_empty() {
+        let detail: String = r.detail.chars().take(60).collect();
+        how.push_str(&format!(" ({detail})"));
+    }
+    format!(
+        "game {}/{}  {} (black) vs {}  {}  {}, {} moves | {} | {}",
+        r.game,
+        total,
+        r.black,
+        r.white,
+        r.outcome,
+        how,
+        r.moves,
+        tt_part(&r.black, &r.black_report),
+        tt_part(&r.white, &r.white_report)
+    )
+}
+
+/// Totals over a set of finished games.
+#[derive(Clone, Debug)]
+pub struct Summary {
+    /// Engine names, config order.
+    pub engines: Vec<String>,
+    /// Each engine's results against the field.
+    pub tally: Vec<Tally>,
+    /// `pair[i][j]`: engine i's results against engine j.
+    pub pair: Vec<Vec<Tally>>,
+    /// Losses of each engine by failure reason (and both-failed draws).
+    pub failures: Vec<Vec<(Reason, u32)>>,
+    /// Games ended by each reason.
+    pub reasons: Vec<(Reason, u32)>,
+    /// Table statistics per engine.
+    pub tt: Vec<TtSummary>,
+    /// Games counted.
+    pub games: usize,
+}
+
+/// One engine's transposition-table figures over the games where it printed a table line.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TtSummary {
+    /// Games with a table line.
+    pub games: u32,
+    /// Mean of the per-game hit rates, percent.
+    pub mean_hit_rate: f64,
+    /// Total hits / total probes over those games, percent.
+    pub pooled_hit_rate: f64,
+    /// Total probes.
+    pub probes: u64,
+    /// Total collisions.
+    pub collisions: u64,
+}
+
+impl Summary {
+    /// Adds up `records` for the engines named (games of other engines are ignored).
+    pub fn new(engines: &[String], records: &[GameRecord]) -> Summary {
+        let n = engines.len();
+        let mut tally = vec![Tally::default(); n];
+        let mut pair = vec![vec![Tally::default(); n]; n];
+        let mut failures = vec![Vec::<(Reason, u32)>::new(); n];
+        let mut reasons = Vec::<(Reason, u32)>::new();
+        let mut hit_sum = vec![0.0f64; n];
+        let mut tt = vec![TtSummary::default(); n];
+        let mut hits = vec![0u64; n];
+        let find = |name: &str| engines.iter().position(|e| e == name);
+        let mut games = 0;
+        for r in records {
+            let (Some(b), Some(w)) = (find(&r.black), find(&r.white)) else {
+                continue;
+            };
+            games += 1;
+            bump(&mut reasons, r.reason);
+            for (me, other, side) in [(b, w, Side::Black), (w, b, Side::White)] {
+                let points = r.outcome.points(side);
+                let t = &mut tally[me];
+                let p = &mut pair[me][other];
+                if points == 1.0 {
+                    t.wins += 1;
+                    p.wins += 1;
+                } else if points == 0.0 {
+                    t.losses += 1;
+                    p.losses += 1;
+                    if r.reason.is_failure() {
+                        bump(&mut failures[me], r.reason);
+                    }
+                } else {
+                    t.draws += 1;
+                    p.draws += 1;
+                    if r.reason.is_failure() {
+                        bump(&mut failures[me], r.reason);
+                    }
+                }
+                if let Some(s) = &r.side(side).tt {
+                    tt[me].games += 1;
+                    tt[me].probes += s.probes;
+                    tt[me].collisions += s.collisions;
+                    hits[me] += s.hits;
+                    hit_sum[me] += s.hit_rate;
+                }
+            }
+        }
+        for i in 0..n {
+            if tt[i].games > 0 {
+                tt[i].mean_hit_rate = hit_sum[i] / f64::from(tt[i].games);
+            }
+            if tt[i].probes > 0 {
+                tt[i].pooled_hit_rate = 100.0 * hits[i] as f64 / tt[i].probes as f64;
+            }
+        }
+        for f in failures.iter_mut() {
+            f.sort();
+        }
+        reasons.sort();
+        Summary {
+            engines: engines.to_vec(),
+            tally,
+            pair,
+            failures,
+            reasons,
+            tt,
+            games,
+        }
+    }
+
+    /// Engine indices by points, best first (ties keep config order).
+    pub fn ranking(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.engines.len()).collect();
+        order.sort_by(|&a, &b| self.tally[b].points().total_cmp(&self.tally[a].points()));
+        order
+    }
+
+    /// The Markdown report; `header` lines go first (config, conditions).
+    pub fn markdown(&self, header: &[String], total: usize) -> String {
+        let mut s = String::new();
+        let _ = writeln!(s, "# Tournament summary\n");
+        for h in header {
+            let _ = writeln!(s, "- {h}");
+        }
+        let _ = writeln!(s, "- games played: {} of {total}\n", self.games);
+
+        let order = self.ranking();
+        let _ = writeln!(s, "## Standings\n");
+        let _ = writeln!(
+            s,
+            "| # | engine | games | wins | draws | losses | points | score | Elo (95 %) |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        for (rank, &i) in order.iter().enumerate() {
+            let t = self.tally[i];
+            let pct = t
+                .fraction()
+                .map_or("n/a".to_string(), |p| format!("{:.1}%", 100.0 * p));
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                rank + 1,
+                self.engines[i],
+                t.games(),
+                t.wins,
+                t.draws,
+                t.losses,
+                t.points(),
+                pct,
+                elo::format(elo::estimate(t))
+            );
+        }
+
+        let _ = writeln!(s, "\n## Crosstable\n");
+        let _ = writeln!(
+            s,
+            "Points of the row engine against the column engine, out of the games they played.\n"
+        );
+        let mut head = "| engine |".to_string();
+        let mut rule = "|---|".to_string();
+        for &j in &order {
+            head.push_str(&format!(" {} |", self.engines[j]));
+            rule.push_str("---|");
+        }
+        let _ = writeln!(s, "{head}\n{rule}");
+        for &i in &order {
+            let mut row = format!("| {} |", self.engines[i]);
+            for &j in &order {
+                let t = self.pair[i][j];
+                if i == j {
+                    row.push_str(" — |");
+                } else if t.games() == 0 {
+                    row.push_str(" |");
+                } else {
+                    row.push_str(&format!(" {}/{} |", t.points(), t.games()));
+                }
+            }
+            let _ = writeln!(s, "{row}");
+        }
+
+        let _ = writeln!(s, "\n## Pairwise Elo (row engine vs column engine, 95 %)\n");
+        let _ = writeln!(s, "{head}\n{rule}");
+        for &i in &order {
+            let mut row = format!("| {} |", self.engines[i]);
+            for &j in &order {
+                if i == j {
+                    row.push_str(" — |");
+                } else {
+                    row.push_str(&format!(
+                        " {} |",
+                        elo::format(elo::estimate(self.pair[i][j]))
+                    ));
+                }
+            }
+            let _ = writeln!(s, "{row}");
+        }
+
+        let _ = writeln!(s, "\n## How games ended\n");
+        let _ = writeln!(s, "| reason | games |\n|---|---|");
+        for (r, n) in &self.reasons {
+            let _ = writeln!(s, "| {r} | {n} |");
+        }
+
+        let _ = writeln!(s, "\n## Failures by engine\n");
+        let any = self.failures.iter().any(|f| !f.is_empty());
+        if any {
+            let _ = writeln!(s, "| engine | reason | games lost |\n|---|---|---|");
+            for &i in &order {
+                for (r, n) in &self.failures[i] {
+                    let _ = writeln!(s, "| {} | {r} | {n} |", self.engines[i]);
+                }
+            }
+        } else {
+            let _ = writeln!(s, "None: every game ended on the board.");
+        }
+
+        let _ = writeln!(s, "\n## Transposition table\n");
+        let _ = writeln!(
+            s,
+            "From each engine's last `MESSAGE tt …` line of every game (counters since `START`).\n"
+        );
+        let _ = writeln!(
+            s,
+            "| engine | games with tt | mean hit rate | pooled hit rate | probes | collisions |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        for &i in &order {
+            let t = self.tt[i];
+            if t.games == 0 {
+                let _ = writeln!(s, "| {} | 0 | n/a | n/a | n/a | n/a |", self.engines[i]);
+            } else {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {:.1}% | {:.1}% | {} | {} |",
+                    self.engines[i],
+                    t.games,
+                    t.mean_hit_rate,
+                    t.pooled_hit_rate,
+                    short_count(t.probes),
+                    t.collisions
+                );
+            }
+        }
+
+        let _ = writeln!(s, "\n## Elo model\n");
+        let _ = writeln!(
+            s,
+            "Logistic Elo from the score fraction p (wins + draws/2 over games): \
+             Elo = -400·log10(1/p − 1). The 95 % error bar is a normal approximation: \
+             the standard error of the mean per-game score, σ/√n with σ² the variance of the \
+             game scores (0, ½, 1), gives the interval p ± 1.96·σ/√n, mapped through the same \
+             curve; ± is half its width. Standings rate each engine against the field of \
+             opponents it met; `inf` marks a 0 % or 100 % score (or interval end), where the \
+             curve has no finite value."
+        );
+        s
+    }
+}
+
+fn bump(v: &mut Vec<(Reason, u32)>, r: Reason) {
+    match v.iter_mut().find(|(k, _)| *k == r) {
+        Some((_, n)) => *n += 1,
+        None => v.push((r, 1)),
+    }
+}

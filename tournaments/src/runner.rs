@@ -1,0 +1,301 @@
+//! The tournament loop: schedule, worker threads, and the single writer of every output file.
+//!
+//! Workers only play games; the calling thread writes the PSQ, appends the result line (with
+//! fsync) and prints, in the order games finish. So the output folder always holds exactly
+//! the games in `results.jsonl`, plus at most the PSQs of games finished a moment before a kill.
+
+use crate::config::Config;
+use crate::game::{self, Played, Setup};
+use crate::journal::Journal;
+use crate::psq::Psq;
+use crate::record::GameRecord;
+use crate::report::{self, Summary};
+use crate::schedule::{self, Pairing};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::thread;
+
+/// How to run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Output folder.
+    pub out: PathBuf,
+    /// Continue from `results.jsonl` instead of starting over.
+    pub resume: bool,
+    /// Force gauntlet pairing (the config can also ask for it).
+    pub gauntlet: bool,
+    /// Print per-game lines and the summary on stdout.
+    pub verbose: bool,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    /// Every record of the schedule, resumed and new, in game order.
+    pub records: Vec<GameRecord>,
+    /// Games in the schedule.
+    pub total: usize,
+    /// Totals over `records`.
+    pub summary: Summary,
+    /// The summary text, as written to `summary.md`.
+    pub markdown: String,
+}
+
+/// Where results go when `--out` is not given: `results/<config stem>` next to the config.
+pub fn default_out(config: &Path) -> PathBuf {
+    let stem = config
+        .file_stem()
+        .map_or_else(|| "tournament".into(), |s| s.to_string_lossy().into_owned());
+    config
+        .parent()
+        .unwrap_or(Path::new("."))
+        .join("results")
+        .join(stem)
+}
+
+/// Plays every scheduled game not yet in `results.jsonl` and writes the summary.
+pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
+    let s = &config.settings;
+    let gauntlet = opts.gauntlet || s.gauntlet;
+    let schedule = schedule::build(
+        config.engines.len(),
+        config.openings.len(),
+        s.games_per_pair,
+        gauntlet,
+    );
+    let total = schedule.len();
+    let out = &opts.out;
+    let games_dir = out.join("games");
+    let log_dir = out.join("logs");
+    for d in [out, &games_dir, &log_dir] {
+        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
+    }
+    let results = out.join("results.jsonl");
+
+    let (mut journal, mut records) = if opts.resume {
+        let (j, recs, recovery) = Journal::resume(&results)?;
+        if opts.verbose && recovery.torn_bytes > 0 {
+            println!(
+                "resume: cut a torn last line of {} bytes from {}",
+                recovery.torn_bytes,
+                results.display()
+            );
+        }
+        if opts.verbose && !recovery.bad_lines.is_empty() {
+            println!("resume: ignored unreadable lines {:?}", recovery.bad_lines);
+        }
+        for r in &recs {
+            check_matches(r, &schedule, config)?;
+        }
+        (j, recs)
+    } else {
+        (Journal::create(&results)?, Vec::new())
+    };
+
+    let pending: VecDeque<Pairing> = schedule
+        .iter()
+        .filter(|p| !records.iter().any(|r| r.game == p.game))
+        .copied()
+        .collect();
+    if opts.verbose {
+        println!(
+            "{} games: {} engines, {} openings, {} per pair and opening{}; {} to play, results in {}",
+            total,
+            config.engines.len(),
+            config.openings.len(),
+            s.games_per_pair,
+            if gauntlet { ", gauntlet" } else { "" },
+            pending.len(),
+            out.display()
+        );
+    }
+
+    let bar = progress(total as u64, opts.verbose);
+    bar.set_position(records.len() as u64);
+    let workers = s.concurrency.min(pending.len()).max(1);
+    let queue = Mutex::new(pending);
+    let (tx, rx) = mpsc::channel::<(Pairing, Played)>();
+    let mut failure: Option<String> = None;
+    thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let queue = &queue;
+            let log_dir = &log_dir;
+            scope.spawn(move || loop {
+                let next = queue.lock().ok().and_then(|mut q| q.pop_front());
+                let Some(p) = next else {
+                    return;
+                };
+                let played = game::play(Setup {
+                    settings: &config.settings,
+                    black: &config.engines[p.black],
+                    white: &config.engines[p.white],
+                    opening: &config.openings[p.opening].stones,
+                    log_dir,
+                    game: p.game,
+                });
+                if tx.send((p, played)).is_err() {
+                    return;
+                }
+            });
+        }
+        drop(tx);
+        for (p, played) in rx {
+            let record = make_record(config, &p, &played);
+            let result = write_psq(&games_dir, &record.psq, config, &p, &played)
+                .and_then(|()| journal.append(&record));
+            if let Err(e) = result {
+                failure = Some(e);
+                // Stop handing out games; the ones in flight finish and are dropped.
+                if let Ok(mut q) = queue.lock() {
+                    q.clear();
+                }
+                continue;
+            }
+            let line = report::game_line(&record, total);
+            if opts.verbose {
+                if bar.is_hidden() {
+                    println!("{line}");
+                } else {
+                    bar.println(line);
+                }
+            }
+            bar.inc(1);
+            records.push(record);
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = failure {
+        return Err(e);
+    }
+
+    records.sort_by_key(|r| r.game);
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let summary = Summary::new(&names, &records);
+    let markdown = summary.markdown(&header(config, gauntlet), total);
+    let path = out.join("summary.md");
+    std::fs::write(&path, &markdown)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    if opts.verbose {
+        println!("\n{markdown}");
+        println!("results: {}", out.display());
+    }
+    Ok(Finished {
+        records,
+        total,
+        summary,
+        markdown,
+    })
+}
+
+fn progress(total: u64, visible: bool) -> ProgressBar {
+    if !visible {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(total);
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:30} {pos}/{len} games  elapsed {elapsed}  eta {eta}")
+    {
+        bar.set_style(style);
+    }
+    bar
+}
+
+/// A resumed record must describe the same game as this schedule, or the results folder
+/// belongs to another config and mixing them would corrupt the table.
+fn check_matches(r: &GameRecord, schedule: &[Pairing], config: &Config) -> Result<(), String> {
+    let same = schedule.iter().any(|p| {
+        p.game == r.game
+            && p.opening == r.opening
+            && config.engines[p.black].name == r.black
+            && config.engines[p.white].name == r.white
+    });
+    if same {
+        Ok(())
+    } else {
+        Err(format!(
+            "results.jsonl game {} ({} vs {}, opening {}) does not match this config's schedule; \
+             use another --out folder or run without --resume",
+            r.game, r.black, r.white, r.opening
+        ))
+    }
+}
+
+fn make_record(config: &Config, p: &Pairing, played: &Played) -> GameRecord {
+    GameRecord {
+        game: p.game,
+        black: config.engines[p.black].name.clone(),
+        white: config.engines[p.white].name.clone(),
+        opening: p.opening,
+        opening_line: config.openings[p.opening].line,
+        outcome: played.outcome,
+        reason: played.reason,
+        detail: played.detail.clone(),
+        moves: played.moves.len(),
+        black_report: played.black.clone(),
+        white_report: played.white.clone(),
+        psq: format!("games/{:04}.psq", p.game),
+    }
+}
+
+fn write_psq(
+    dir: &Path,
+    rel: &str,
+    config: &Config,
+    p: &Pairing,
+    played: &Played,
+) -> Result<(), String> {
+    let psq = Psq::from_game(
+        config.settings.board_size,
+        &played.moves,
+        &config.engines[p.black].name,
+        &config.engines[p.white].name,
+    );
+    let name = Path::new(rel).file_name().unwrap_or_default();
+    let path = dir.join(name);
+    std::fs::write(&path, psq.to_text())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+fn header(config: &Config, gauntlet: bool) -> Vec<String> {
+    let s = &config.settings;
+    let engines: Vec<String> = config
+        .engines
+        .iter()
+        .map(|e| {
+            let mut cmd = e.command.display().to_string();
+            for a in &e.args {
+                cmd.push(' ');
+                cmd.push_str(a);
+            }
+            format!("`{}` = `{cmd}`", e.name)
+        })
+        .collect();
+    vec![
+        format!("config: `{}`", config.path.display()),
+        format!(
+            "board {}x{}, rule {}, {} ms per move, game clock {}, tolerance {} ms, draw at {} stones",
+            s.board_size,
+            s.board_size,
+            s.rule_bits,
+            s.timeout_turn_ms,
+            if s.timeout_match_ms == 0 {
+                "none".to_string()
+            } else {
+                format!("{} ms", s.timeout_match_ms)
+            },
+            s.tolerance_ms,
+            s.draw_after_moves
+        ),
+        format!(
+            "{} openings, {} games per pair and opening, {}",
+            config.openings.len(),
+            s.games_per_pair,
+            if gauntlet { "gauntlet" } else { "round robin" }
+        ),
+        format!("engines: {}", engines.join(", ")),
+    ]
+}

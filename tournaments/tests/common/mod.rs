@@ -1,0 +1,52 @@
+//! Shared helpers: scratch folders and configs that put fake engines in a tournament.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use wuzi_tournament::config::Config;
+use wuzi_tournament::runner::{self, Finished, Options};
+
+pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
+pub const RUNNER: &str = env!("CARGO_BIN_EXE_wuzi-tournament");
+
+/// A fresh, empty folder under the system temp dir, unique per test process and call.
+pub fn scratch(tag: &str) -> PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    let dir = std::env::temp_dir().join(format!("wuzi-tour-{}-{tag}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    dir
+}
+
+/// A `[[engine]]` entry running the fake engine in `mode`.
+pub fn fake(name: &str, args: &[&str]) -> String {
+    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
+    format!(
+        "[[engine]]\nname = {name:?}\ncommand = {FAKE:?}\nargs = [{}]\n",
+        args.join(", ")
+    )
+}
+
+/// Writes `tournament` (the `[tournament]` body) and engines to `dir/t.toml`.
+pub fn write_config(dir: &Path, tournament: &str, engines: &[String]) -> PathBuf {
+    let path = dir.join("t.toml");
+    let text = format!("[tournament]\n{tournament}\n{}", engines.concat());
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    path
+}
+
+pub fn load(path: &Path) -> Config {
+    Config::load(path).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Runs a tournament quietly into `dir/out`.
+pub fn run(config: &Config, dir: &Path, resume: bool) -> Finished {
+    let opts = Options {
+        out: dir.join("out"),
+        resume,
+        gauntlet: false,
+        verbose: false,
+    };
+    runner::run(config, &opts).unwrap_or_else(|e| panic!("{e}"))
+}

@@ -1,0 +1,170 @@
+//! Every misbehaviour the referee must score: each faulty engine plays a sane one with both
+//! colours, loses both games with the right reason, and the tournament still completes.
+
+mod common;
+
+use common::*;
+use wuzi_tournament::brain::LOG_CAP;
+use wuzi_tournament::record::{GameRecord, Outcome, Reason};
+
+/// The games `name` took part in.
+fn games_of<'a>(records: &'a [GameRecord], name: &str) -> Vec<&'a GameRecord> {
+    records
+        .iter()
+        .filter(|r| r.side_of(name).is_some())
+        .collect()
+}
+
+fn assert_loses(records: &[GameRecord], name: &str, reason: Reason) {
+    let games = games_of(records, name);
+    assert_eq!(games.len(), 2, "{name} plays twice");
+    for r in games {
+        let side = r.side_of(name).unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(r.outcome, Outcome::win_for(side.other()), "{name}: {r:?}");
+        assert_eq!(r.reason, reason, "{name}: {r:?}");
+    }
+}
+
+#[test]
+fn faulty_engines_lose_with_the_right_reason() {
+    let dir = scratch("faults");
+    let engines = [
+        fake("sane", &["first"]),
+        fake("crash", &["crash"]),
+        fake("hang", &["hang"]),
+        fake("garbage", &["garbage"]),
+        fake("occupied", &["occupied"]),
+        fake("offboard", &["offboard"]),
+        fake("slow", &["slow", "700"]),
+        fake("nostart", &["nostart"]),
+        fake("flood", &["flood", "256"]),
+    ];
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 200\ntolerance_ms = 200\nconcurrency = 4\ngauntlet = true\n",
+        &engines,
+    );
+    let done = run(&load(&cfg), &dir, false);
+    assert_eq!(done.total, 16);
+    assert_eq!(done.records.len(), 16);
+
+    assert_loses(&done.records, "crash", Reason::Crash);
+    assert_loses(&done.records, "hang", Reason::Timeout);
+    assert_loses(&done.records, "garbage", Reason::Malformed);
+    assert_loses(&done.records, "occupied", Reason::Illegal);
+    assert_loses(&done.records, "offboard", Reason::Illegal);
+    assert_loses(&done.records, "slow", Reason::Timeout);
+    assert_loses(&done.records, "nostart", Reason::StartFailed);
+
+    let crash = games_of(&done.records, "crash");
+    assert!(
+        crash.iter().all(|r| r.detail.contains("exit status: 3")),
+        "{crash:?}"
+    );
+    let garbage = games_of(&done.records, "garbage");
+    assert!(garbage.iter().all(|r| r.detail == "hello, I am not a move"));
+    let occupied = games_of(&done.records, "occupied");
+    assert!(occupied.iter().all(|r| r.detail.contains("occupied")));
+    let offboard = games_of(&done.records, "offboard");
+    assert!(offboard
+        .iter()
+        .all(|r| r.detail.contains("99,99: off the board")));
+
+    // A flood on stderr is drained into a capped log: the game is played out on the board.
+    for r in games_of(&done.records, "flood") {
+        assert!(!r.reason.is_failure(), "{r:?}");
+        let side = r.side_of("flood").unwrap_or_else(|| panic!("flood"));
+        let log = dir
+            .join("out/logs")
+            .join(format!("{:04}-{side}-flood.log", r.game));
+        let len = std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+        assert!(
+            len > LOG_CAP / 2 && len <= LOG_CAP + 1024,
+            "log {len} bytes"
+        );
+    }
+
+    // The sane engine's table line is the last one of the game: 100 probes per move it made.
+    for r in games_of(&done.records, "sane") {
+        let side = r.side_of("sane").unwrap_or_else(|| panic!("sane"));
+        let me = r.side(side);
+        match &me.tt {
+            Some(tt) => {
+                assert_eq!(tt.probes, 100 * me.moves as u64);
+                assert_eq!(tt.hits, 25 * me.moves as u64);
+                assert_eq!(tt.hit_rate, 25.0);
+            }
+            None => assert_eq!(me.moves, 0, "{r:?}"),
+        }
+    }
+
+    // Against the faulty seven the sane engine wins all fourteen games (flood plays fair).
+    let sane = done.summary.engines.iter().position(|e| e == "sane");
+    let sane = sane.unwrap_or_else(|| panic!("sane missing"));
+    let flood_points: f64 = games_of(&done.records, "flood")
+        .iter()
+        .map(|r| {
+            r.outcome
+                .points(r.side_of("sane").unwrap_or_else(|| panic!("sane")))
+        })
+        .sum();
+    assert_eq!(done.summary.tally[sane].points(), 14.0 + flood_points);
+    assert!(done.markdown.contains("| hang | timeout | 2 |"));
+    assert!(dir.join("out/summary.md").is_file());
+}
+
+#[test]
+fn match_clock_is_cumulative() {
+    let dir = scratch("clock");
+    let engines = [fake("sane", &["first"]), fake("slow", &["slow", "150"])];
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 1000\ntimeout_match_ms = 600\ntolerance_ms = 100\n",
+        &engines,
+    );
+    let done = run(&load(&cfg), &dir, false);
+    assert_eq!(done.records.len(), 2);
+    assert_loses(&done.records, "slow", Reason::MatchClock);
+    for r in &done.records {
+        let side = r.side_of("slow").unwrap_or_else(|| panic!("slow"));
+        // 150 ms a move against 600 ms + 100 ms: four moves fit, the fifth does not.
+        assert_eq!(r.side(side).moves, 4, "{r:?}");
+    }
+}
+
+#[test]
+fn sane_engines_finish_games_on_the_board() {
+    let dir = scratch("sane");
+    let engines = [fake("first", &["first"]), fake("random", &["random", "7"])];
+    let opening = dir.join("open.txt");
+    std::fs::write(&opening, "0,0, 1,1\nh8\n").unwrap_or_else(|e| panic!("{e}"));
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 200\ntolerance_ms = 500\nopenings = \"open.txt\"\ndraw_after_moves = 30\n",
+        &engines,
+    );
+    let done = run(&load(&cfg), &dir, false);
+    assert_eq!(done.records.len(), 4);
+    for r in &done.records {
+        assert!(
+            matches!(r.reason, Reason::Five | Reason::MoveLimit),
+            "{r:?}"
+        );
+        if r.reason == Reason::MoveLimit {
+            assert_eq!(r.moves, 30);
+            assert_eq!(r.outcome, Outcome::Draw);
+        }
+        for report in [&r.black_report, &r.white_report] {
+            assert_eq!(
+                report.about.as_deref(),
+                Some("name=\"fake\", version=\"1\"")
+            );
+        }
+        let opening_len = if r.opening == 0 { 2 } else { 1 };
+        assert_eq!(
+            r.black_report.moves + r.white_report.moves + opening_len,
+            r.moves,
+            "{r:?}"
+        );
+    }
+}

@@ -1,0 +1,179 @@
+//! File formats and the rating model: openings in both notations, PSQ records (the shared
+//! Piskvork fixture and the runner's own output), Elo against hand-computed values.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use wuzi_tournament::board::{Board, Rule, Side};
+use wuzi_tournament::elo::{self, Tally};
+use wuzi_tournament::opening;
+use wuzi_tournament::psq::{Psq, PsqMove};
+use wuzi_tournament::record::Reason;
+
+const FREESTYLE: Rule = Rule {
+    exact_five: false,
+    caro: false,
+};
+
+fn fixture(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn close(a: f64, b: f64, eps: f64) -> bool {
+    (a - b).abs() < eps
+}
+
+#[test]
+fn offset_openings_load() {
+    let o = opening::load(&fixture("offset_freestyle20.txt"), 20, FREESTYLE);
+    let o = o.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.len(), 4);
+    // 8,-3, 6,-4, 5,-4, 4,-3, 2,-8, -1,-5 from the centre (10,10).
+    assert_eq!(
+        o[0].stones,
+        [(18, 7), (16, 6), (15, 6), (14, 7), (12, 2), (9, 5)]
+    );
+    assert_eq!(o[3].stones.len(), 20);
+}
+
+#[test]
+fn pos_openings_load() {
+    let o = opening::load(&fixture("pos_freestyle20.txt"), 20, FREESTYLE);
+    let o = o.unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.len(), 4);
+    // d3e5f6d7: column letter from a = 0, row number = y + 1.
+    assert_eq!(o[0].stones, [(3, 2), (4, 4), (5, 5), (3, 6)]);
+    assert_eq!(o[1].stones, [(10, 9), (9, 9), (8, 8), (9, 8), (12, 6)]);
+}
+
+#[test]
+fn shipped_balanced_openings_load() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle20_balanced_40.pos.txt");
+    let o = opening::load(&path, 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.len(), 40);
+    assert!(o.iter().all(|x| (2..=10).contains(&x.stones.len())));
+}
+
+#[test]
+fn piskvork_fixture_parses_and_replays() {
+    let text = std::fs::read_to_string(fixture("gomocuponline_testdata_1x0-16_2.psq"));
+    let text = text.unwrap_or_else(|e| panic!("{e}"));
+    let psq = Psq::parse(&text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((psq.width, psq.height), (20, 20));
+    assert_eq!(psq.moves.len(), 16);
+    assert_eq!(
+        psq.moves[0],
+        PsqMove {
+            x: 10,
+            y: 10,
+            ms: 456
+        }
+    );
+    assert_eq!(
+        psq.moves[15],
+        PsqMove {
+            x: 15,
+            y: 12,
+            ms: 32
+        }
+    );
+    assert_eq!(psq.trailer, ["pisq7.exe", "renjusolver.ZIP", "0"]);
+    let mut board = Board::new(20);
+    for m in &psq.moves {
+        assert_eq!(board.play(m.x as i64 - 1, m.y as i64 - 1), Ok(()));
+    }
+    // Re-written, the record reads back the same.
+    assert_eq!(Psq::parse(&psq.to_text()), Ok(psq));
+}
+
+#[test]
+fn runner_psq_reads_back_and_ends_in_a_five() {
+    let dir = scratch("psq");
+    let engines = [fake("first", &["first"]), fake("random", &["random", "3"])];
+    std::fs::write(dir.join("open.txt"), "h8i9\n").unwrap_or_else(|e| panic!("{e}"));
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 200\ntolerance_ms = 500\nopenings = \"open.txt\"\n",
+        &engines,
+    );
+    let done = run(&load(&cfg), &dir, false);
+    assert_eq!(done.records.len(), 2);
+    for r in &done.records {
+        let text = std::fs::read_to_string(dir.join("out").join(&r.psq));
+        let psq = Psq::parse(&text.unwrap_or_else(|e| panic!("{e}")));
+        let psq = psq.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(psq.moves.len(), r.moves);
+        assert_eq!(psq.trailer, [r.black.as_str(), r.white.as_str(), "0"]);
+        assert_eq!((psq.moves[0].x, psq.moves[0].y), (8, 8));
+        assert_eq!((psq.moves[1].x, psq.moves[1].y), (9, 9));
+        let mut board = Board::new(15);
+        for m in &psq.moves {
+            assert_eq!(board.play(m.x as i64 - 1, m.y as i64 - 1), Ok(()));
+        }
+        if r.reason == Reason::Five {
+            let last = psq.moves[psq.moves.len() - 1];
+            assert!(board.wins_at(last.x - 1, last.y - 1, FREESTYLE));
+            let winner = r.outcome.winner().unwrap_or_else(|| panic!("{r:?}"));
+            assert_eq!(Side::of_move(psq.moves.len() - 1), winner);
+        }
+    }
+}
+
+#[test]
+fn elo_of_known_scores() {
+    assert!(close(elo::from_fraction(0.5), 0.0, 1e-9));
+    // 400·log10(3): a 75 % score.
+    assert!(close(elo::from_fraction(0.75), 190.848_501_887_864_9, 1e-6));
+    assert!(close(
+        elo::from_fraction(0.25),
+        -190.848_501_887_864_9,
+        1e-6
+    ));
+    // 400·log10(9): a 90 % score.
+    assert!(close(elo::from_fraction(0.9), 381.697_003_775_729_8, 1e-6));
+    assert_eq!(elo::from_fraction(1.0), f64::INFINITY);
+    assert_eq!(elo::from_fraction(0.0), f64::NEG_INFINITY);
+}
+
+#[test]
+fn elo_interval_of_a_known_tally() {
+    // 6 wins, 2 draws, 2 losses: p = 0.7; per-game variance
+    // (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16, so the 95 % interval is 0.7 ± 1.96·0.4/√10.
+    let t = Tally {
+        wins: 6,
+        draws: 2,
+        losses: 2,
+    };
+    let e = elo::estimate(t).unwrap_or_else(|| panic!("no estimate"));
+    assert!(close(e.elo, 147.19, 0.01), "{e:?}");
+    let half = 1.96 * 0.4 / 10f64.sqrt();
+    let lo = -400.0 * (1.0 / (0.7 - half) - 1.0).log10();
+    let hi = -400.0 * (1.0 / (0.7 + half) - 1.0).log10();
+    assert!(close(e.margin, (hi - lo) / 2.0, 1e-9));
+    assert!(close(e.margin, 268.72, 0.05), "{e:?}");
+    assert_eq!(elo::format(Some(e)), "+147 ± 269");
+
+    let even = elo::estimate(Tally {
+        wins: 5,
+        draws: 0,
+        losses: 5,
+    });
+    let even = even.unwrap_or_else(|| panic!("no estimate"));
+    assert!(close(even.elo, 0.0, 1e-9));
+    // p = 0.5, σ = 0.5, n = 10: interval 0.5 ± 0.30990.
+    let hi = -400.0 * (1.0 / (0.5 + 1.96 * 0.5 / 10f64.sqrt()) - 1.0).log10();
+    assert!(close(even.margin, hi, 1e-9));
+    assert_eq!(elo::format(Some(even)), "+0 ± 252");
+
+    assert_eq!(elo::estimate(Tally::default()), None);
+    let all = elo::estimate(Tally {
+        wins: 4,
+        draws: 0,
+        losses: 0,
+    });
+    assert_eq!(elo::format(all), "+inf ± inf");
+}
