@@ -1,0 +1,153 @@
+//! `results.jsonl` is the tournament's state: a torn last line (kill mid-write) is cut,
+//! finished games are never replayed, and a real `kill -9` of the runner loses no finished
+//! game; `--resume` then completes exactly the same schedule.
+
+mod common;
+
+use common::*;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+use wuzi_tournament::config::Config;
+use wuzi_tournament::record::GameRecord;
+use wuzi_tournament::runner::{self, Options};
+
+fn sane_config(dir: &std::path::Path, slow_ms: &str) -> std::path::PathBuf {
+    std::fs::write(dir.join("open.txt"), "h8\nh8i9\nc3\nm12\n").unwrap_or_else(|e| panic!("{e}"));
+    write_config(
+        dir,
+        "board_size = 15\ntimeout_turn_ms = 500\ntolerance_ms = 500\nopenings = \"open.txt\"\ndraw_after_moves = 24\n",
+        &[fake("slowpoke", &["slow", slow_ms]), fake("random", &["random", "11"])],
+    )
+}
+
+fn read_records(path: &std::path::Path) -> Vec<GameRecord> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn game_numbers(records: &[GameRecord]) -> Vec<usize> {
+    let mut g: Vec<usize> = records.iter().map(|r| r.game).collect();
+    g.sort_unstable();
+    g
+}
+
+#[test]
+fn torn_results_are_repaired_and_finished_games_kept() {
+    let dir = scratch("torn");
+    let cfg = load(&sane_config(&dir, "0"));
+    let first = run(&cfg, &dir, false);
+    assert_eq!(first.total, 8);
+    let results = dir.join("out/results.jsonl");
+    let text = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8);
+
+    // Keep three games, mark one so a replay would be visible, and tear the fourth line.
+    let mut kept: GameRecord = serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}"));
+    kept.detail = "kept-marker".to_string();
+    let mut damaged = serde_json::to_string(&kept).unwrap_or_else(|e| panic!("{e}"));
+    damaged.push('\n');
+    damaged.push_str(lines[1]);
+    damaged.push('\n');
+    damaged.push_str(lines[2]);
+    damaged.push('\n');
+    damaged.push_str(&lines[3][..lines[3].len() / 2]);
+    std::fs::write(&results, &damaged).unwrap_or_else(|e| panic!("{e}"));
+
+    let resumed = run(&cfg, &dir, true);
+    assert_eq!(resumed.records.len(), 8);
+    assert_eq!(game_numbers(&resumed.records), (1..=8).collect::<Vec<_>>());
+    let on_disk = read_records(&results);
+    assert_eq!(on_disk.len(), 8, "one line per game, the torn one gone");
+    assert_eq!(game_numbers(&on_disk), (1..=8).collect::<Vec<_>>());
+    let marked = on_disk.iter().find(|r| r.game == kept.game);
+    assert_eq!(marked.map(|r| r.detail.as_str()), Some("kept-marker"));
+    // The summary counts every game once.
+    assert_eq!(resumed.summary.games, 8);
+
+    // Resuming a finished tournament plays nothing and changes nothing.
+    let before = std::fs::read(&results).unwrap_or_else(|e| panic!("{e}"));
+    let again = run(&cfg, &dir, true);
+    assert_eq!(again.records.len(), 8);
+    assert_eq!(std::fs::read(&results).ok(), Some(before));
+}
+
+#[test]
+fn resume_refuses_results_of_another_schedule() {
+    let dir = scratch("mismatch");
+    let cfg = load(&sane_config(&dir, "0"));
+    run(&cfg, &dir, false);
+    // Same folder, engines renamed: the stored games no longer match.
+    let text = std::fs::read_to_string(dir.join("t.toml")).unwrap_or_else(|e| panic!("{e}"));
+    let other = text.replace("slowpoke", "renamed");
+    let other = Config::from_toml(&other, &dir).unwrap_or_else(|e| panic!("{e}"));
+    let opts = Options {
+        out: dir.join("out"),
+        resume: true,
+        gauntlet: false,
+        verbose: false,
+    };
+    let err = runner::run(&other, &opts).err().unwrap_or_default();
+    assert!(err.contains("does not match"), "{err}");
+}
+
+#[test]
+fn kill_9_loses_no_finished_game() {
+    let dir = scratch("kill");
+    let cfg_path = sane_config(&dir, "40");
+    let out = dir.join("out");
+    let results = out.join("results.jsonl");
+    let mut child = Command::new(RUNNER)
+        .arg("run")
+        .arg(&cfg_path)
+        .arg("--out")
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let give_up = Instant::now() + Duration::from_secs(60);
+    loop {
+        let n = std::fs::read_to_string(&results).map_or(0, |t| t.lines().count());
+        if n >= 2 {
+            break;
+        }
+        assert!(Instant::now() < give_up, "no game finished");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap_or_else(|e| panic!("{e}")); // SIGKILL on Unix
+    let _ = child.wait();
+    let text = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("{e}"));
+    let complete: Vec<&str> = text
+        .lines()
+        .filter(|l| serde_json::from_str::<GameRecord>(l).is_ok())
+        .collect();
+    assert!(
+        complete.len() >= 2 && complete.len() < 8,
+        "{} games",
+        complete.len()
+    );
+
+    let status = Command::new(RUNNER)
+        .arg("run")
+        .arg(&cfg_path)
+        .arg("--out")
+        .arg(&out)
+        .arg("--resume")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(status.success());
+    let after = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("{e}"));
+    // The games finished before the kill are still there, byte for byte, in front.
+    for (i, line) in complete.iter().enumerate() {
+        assert_eq!(after.lines().nth(i), Some(*line));
+    }
+    let records = read_records(&results);
+    assert_eq!(game_numbers(&records), (1..=8).collect::<Vec<_>>());
+    let summary = std::fs::read_to_string(out.join("summary.md")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(summary.contains("games played: 8 of 8"), "{summary}");
+}
