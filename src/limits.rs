@@ -46,3 +46,207 @@ impl Limits {
         self.start.elapsed()
     }
 }
+
+/// `time_left` value meaning "no match clock" (piskvork, c-gomoku-cli, Rapfi).
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+/// `timeout_turn` when the manager never sent one (the piskvork skeleton's default).
+pub const DEFAULT_TURN_MS: i64 = 30_000;
+
+/// The manager's clock settings, as received through `INFO`, turned into per-move `Limits`.
+///
+/// Budget rule (PROTOCOL.md §3.3): spend at most `min(turn, share of the match) − margin`,
+/// measured from the arrival of the move command, because managers suspend the process
+/// between turns and only the wall time after the command counts. The margin never relies on
+/// the manager's tolerance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// `INFO timeout_turn`, ms; 0 = answer at once; `UNLIMITED_MS` or more = no turn limit.
+    pub turn_ms: i64,
+    /// `INFO timeout_match`, ms; 0 = no match limit.
+    pub match_ms: i64,
+    /// `INFO time_left`, ms, as last sent; `None` = never sent or `UNLIMITED_MS`.
+    pub left_ms: Option<i64>,
+    /// `INFO max_depth`; `None` = none.
+    pub max_depth: Option<i32>,
+    /// `INFO max_node`; `None` = none.
+    pub max_nodes: Option<u64>,
+}
+
+impl Default for TimeControl {
+    fn default() -> Self {
+        TimeControl {
+            turn_ms: DEFAULT_TURN_MS,
+            match_ms: 0,
+            left_ms: None,
+            max_depth: None,
+            max_nodes: None,
+        }
+    }
+}
+
+/// Safety margin for a cap of `ms`: 5 %, but never less than 80 ms (process wake-up, pipe,
+/// the stop latency of the search).
+fn margin(ms: i64) -> i64 {
+    (ms / 20).max(80)
+}
+
+impl TimeControl {
+    /// Record `INFO time_left`; the unlimited sentinel (or anything above it) clears it.
+    pub fn set_time_left(&mut self, ms: i64) {
+        self.left_ms = if ms >= UNLIMITED_MS { None } else { Some(ms) };
+    }
+
+    /// Limits for one move requested at `arrival`, with `stones` on the board and `spent`
+    /// already used by this brain in the current game (used only when the manager limits the
+    /// match but sends no `time_left`).
+    pub fn limits(&self, arrival: Instant, stones: usize, spent: Duration) -> Limits {
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        let mut limits = Limits {
+            start: arrival,
+            soft: Duration::ZERO,
+            hard: Duration::ZERO,
+            max_depth: self.max_depth,
+            max_nodes: self.max_nodes,
+        };
+        let left = match self.left_ms {
+            Some(left) => Some(left),
+            None if self.match_ms > 0 => Some(self.match_ms - spent.as_millis() as i64),
+            None => None,
+        };
+        if self.turn_ms <= 0 || left.is_some_and(|l| l <= 0) {
+            return instant(limits);
+        }
+        let turn = if self.turn_ms >= UNLIMITED_MS {
+            DEFAULT_TURN_MS
+        } else {
+            self.turn_ms
+        };
+        let turn_cap = (turn - margin(turn)).max(0);
+        let mut hard = turn_cap;
+        let mut soft = turn_cap * 3 / 5;
+        if let Some(left) = left {
+            // Spread the match over the moves still to come; a short game is ~30 own moves.
+            let to_go = (30 - stones as i64 / 3).max(10);
+            let share = left / to_go;
+            hard = hard.min((share * 3).min(left - margin(left)));
+            soft = soft.min(share);
+        }
+        if hard <= 0 {
+            return instant(limits);
+        }
+        limits.hard = ms(hard);
+        limits.soft = ms(soft.min(hard));
+        limits
+    }
+}
+
+/// Hard cap of an "answer at once" move: enough for one ply to finish, far inside any
+/// manager's tolerance.
+const INSTANT_MS: u64 = 20;
+
+/// "Answer at once": one ply (a static choice plus win and block checks).
+fn instant(mut limits: Limits) -> Limits {
+    limits.max_depth = Some(1);
+    limits.soft = Duration::ZERO;
+    limits.hard = Duration::from_millis(INSTANT_MS);
+    limits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tc(turn: i64, matc: i64, left: Option<i64>) -> TimeControl {
+        TimeControl {
+            turn_ms: turn,
+            match_ms: matc,
+            left_ms: left,
+            ..TimeControl::default()
+        }
+    }
+
+    fn budget(t: TimeControl, stones: usize) -> (u128, u128, Option<i32>) {
+        let l = t.limits(Instant::now(), stones, Duration::ZERO);
+        (l.soft.as_millis(), l.hard.as_millis(), l.max_depth)
+    }
+
+    #[test]
+    fn zero_turn_time_means_one_ply_now() {
+        assert_eq!(budget(tc(0, 0, None), 0), (0, 20, Some(1)));
+    }
+
+    #[test]
+    fn negative_or_zero_time_left_means_one_ply_now() {
+        assert_eq!(budget(tc(5000, 100_000, Some(-500)), 10), (0, 20, Some(1)));
+        assert_eq!(budget(tc(5000, 100_000, Some(0)), 10), (0, 20, Some(1)));
+        // So little left that the margin eats it all.
+        assert_eq!(budget(tc(5000, 100_000, Some(60)), 10), (0, 20, Some(1)));
+    }
+
+    #[test]
+    fn turn_limit_keeps_a_margin() {
+        assert_eq!(budget(tc(1000, 0, None), 0), (552, 920, None));
+        assert_eq!(budget(tc(30_000, 0, None), 0), (17_100, 28_500, None));
+    }
+
+    #[test]
+    fn unlimited_sentinel_is_not_a_budget() {
+        let mut t = tc(1000, 0, None);
+        t.set_time_left(UNLIMITED_MS);
+        assert_eq!(t.left_ms, None);
+        assert_eq!(budget(t, 0), (552, 920, None));
+        // No turn limit either: fall back to the default turn, never a 2e9 ms search.
+        let (_, hard, _) = budget(tc(UNLIMITED_MS, 0, None), 0);
+        assert_eq!(hard, 28_500);
+    }
+
+    #[test]
+    fn match_clock_is_shared_over_the_moves_to_come() {
+        // 180 s left at the start: 30 moves to go, so a 6 s target and an 18 s cap.
+        assert_eq!(
+            budget(tc(30_000, 180_000, Some(180_000)), 0),
+            (6_000, 18_000, None)
+        );
+        // Little time left: the cap stays under what is left, margin included.
+        let (_, hard, _) = budget(tc(30_000, 180_000, Some(300)), 40);
+        assert!(hard <= 220, "{hard}");
+    }
+
+    #[test]
+    fn match_without_time_left_counts_own_spending() {
+        let t = tc(30_000, 20_000, None);
+        let l = t.limits(Instant::now(), 0, Duration::from_millis(19_950));
+        assert_eq!(l.max_depth, Some(1));
+        let l = t.limits(Instant::now(), 0, Duration::from_millis(5_000));
+        assert_eq!(l.hard.as_millis(), 1_500);
+    }
+
+    #[test]
+    fn a_match_is_never_overdrawn() {
+        // PROTOCOL.md §5 case 68: 60 moves at 30 s/turn, 20 s/match, each spending its cap.
+        let t0 = tc(30_000, 20_000, Some(20_000));
+        let mut left: i64 = 20_000;
+        for mv in 0..60 {
+            let mut t = t0;
+            t.set_time_left(left);
+            let l = t.limits(Instant::now(), 2 * mv, Duration::ZERO);
+            let used = l.hard.as_millis() as i64;
+            assert!(
+                used < left || used == INSTANT_MS as i64,
+                "move {mv}: {used} of {left}"
+            );
+            left -= used;
+        }
+    }
+
+    #[test]
+    fn depth_and_node_caps_pass_through() {
+        let t = TimeControl {
+            max_depth: Some(4),
+            max_nodes: Some(1000),
+            ..TimeControl::default()
+        };
+        let l = t.limits(Instant::now(), 0, Duration::ZERO);
+        assert_eq!((l.max_depth, l.max_nodes), (Some(4), Some(1000)));
+    }
+}
