@@ -1,20 +1,146 @@
-//! `pbrain-wuzi bench`: a fixed suite searched to a fixed depth (stub until the search lands).
+//! `pbrain-wuzi bench [depth]`: a fixed suite searched to a fixed depth on one thread.
+//!
+//! The node total is deterministic for a given build of the search: a change that moves
+//! it is a functional change (say so in the commit with the new `Bench: N`). The Zobrist
+//! seed is part of that: changing it changes the table's collisions and so the node counts.
 
+use crate::board::Board;
 use crate::engine::EngineConfig;
+use crate::root::search_fixed;
+use crate::tt::{TranspositionTable, TtStats};
+use crate::types::{Pos, Rule};
+use std::io::Write;
+use std::time::{Duration, Instant};
 
 /// Default bench depth.
-pub const DEFAULT_DEPTH: i32 = 6;
+pub const DEFAULT_DEPTH: i32 = 8;
+/// Table size used by the bench unless `--tt-mb` says otherwise.
+pub const DEFAULT_TT_BYTES: usize = 64 << 20;
+
+/// The suite: (board size, moves in `pos` notation, black first). The four freestyle
+/// positions of Rapfi's benchmark set, then 20x20 openings and early middlegames.
+pub const SUITE: &[(usize, &str)] = &[
+    (15, "h8g7f6g8g9"),
+    (15, "h2h5h4f6"),
+    (20, "e2f2h3g3g6h5f9"),
+    (20, "f5e3b7h5g3g4i6e4h4d4f2i5f4f6e5d6d7e7f8"),
+    (20, "i12i15g12h15e13h13f15i11f18f13"),
+    (20, "l5m5n7k6n6j6k5o9i2l6"),
+    (20, "p11p12o14q10o12n9p14n14n8"),
+    (20, "h4f6g7i7e6g3e7f3i1e3"),
+    (20, "j10k12j13k13i11l12h12k9k11m11n10n12"),
+    (20, "j10k12j13k13i11l12h12k9k11m11n10n12l10m12j12"),
+];
+
+/// Parse `pos` notation (column letter from `a`, row number from 1) into cells.
+pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
+    let bytes = moves.trim().as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let col = bytes[i].to_ascii_lowercase();
+        if !col.is_ascii_lowercase() {
+            return None;
+        }
+        i += 1;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            i += 1;
+        }
+        let row: usize = std::str::from_utf8(&bytes[start..i]).ok()?.parse().ok()?;
+        if row == 0 {
+            return None;
+        }
+        out.push(Pos::new((col - b'a') as usize, row - 1));
+    }
+    Some(out)
+}
+
+/// One position's figures.
+#[derive(Clone, Debug)]
+pub struct BenchLine {
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time spent.
+    pub time: Duration,
+    /// Move chosen.
+    pub best: Pos,
+    /// Table statistics for this position.
+    pub tt: TtStats,
+}
+
+/// Search every suite position to `depth`; the table is cleared between positions so each
+/// line is independent of the order.
+pub fn run_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
+    let bytes = config.tt_bytes.unwrap_or(DEFAULT_TT_BYTES);
+    let mut tt = TranspositionTable::with_bytes(bytes);
+    SUITE
+        .iter()
+        .map(|&(size, moves)| {
+            let mut board = Board::new(size, Rule::FREESTYLE).expect("suite sizes are legal");
+            for p in parse_moves(moves).expect("suite moves are well formed") {
+                board.play(p);
+            }
+            tt.clear();
+            tt.reset_stats();
+            tt.new_search();
+            let t = Instant::now();
+            let r = search_fixed(&mut board, &mut tt, depth, config.use_checksum);
+            BenchLine {
+                nodes: r.nodes,
+                time: t.elapsed(),
+                best: r.best,
+                tt: *tt.stats(),
+            }
+        })
+        .collect()
+}
+
+/// FNV-1a over the node counts: a short name for "the same search".
+pub fn signature(lines: &[BenchLine]) -> u32 {
+    let mut h: u32 = 0x811c_9dc5;
+    for l in lines {
+        for b in l.nodes.to_le_bytes() {
+            h ^= b as u32;
+            h = h.wrapping_mul(0x0100_0193);
+        }
+    }
+    h
+}
 
 /// Run the bench suite and print its report to `out`.
-pub fn run(
-    depth: Option<i32>,
-    config: EngineConfig,
-    out: &mut dyn std::io::Write,
-) -> std::io::Result<()> {
-    let _ = config;
-    writeln!(
-        out,
-        "bench depth {} (not implemented yet)",
-        depth.unwrap_or(DEFAULT_DEPTH)
-    )
+pub fn run(depth: Option<i32>, config: EngineConfig, out: &mut dyn Write) -> std::io::Result<()> {
+    let depth = depth.unwrap_or(DEFAULT_DEPTH);
+    let lines = run_suite(depth, config);
+    let mut total = TtStats::default();
+    let mut nodes = 0u64;
+    let mut time = Duration::ZERO;
+    for (i, (l, &(size, moves))) in lines.iter().zip(SUITE).enumerate() {
+        writeln!(
+            out,
+            "position {:2} ({size}x{size}, {:2} stones): best {:4} nodes {:>10} time {:>7.1} ms tt hit {:.1}%",
+            i + 1,
+            parse_moves(moves).map_or(0, |m| m.len()),
+            l.best.to_string(),
+            l.nodes,
+            l.time.as_secs_f64() * 1000.0,
+            l.tt.hit_rate()
+        )?;
+        nodes += l.nodes;
+        time += l.time;
+        total.probes += l.tt.probes;
+        total.hits += l.tt.hits;
+        total.cutoffs += l.tt.cutoffs;
+        total.stores += l.tt.stores;
+        total.replacements += l.tt.replacements;
+        total.collisions += l.tt.collisions;
+    }
+    let secs = time.as_secs_f64().max(1e-9);
+    writeln!(out, "depth: {depth}")?;
+    writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
+    writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
+    writeln!(out, "tt: {total}")?;
+    writeln!(out, "signature: {:08x}", signature(&lines))?;
+    writeln!(out, "Bench: {nodes}")?;
+    out.flush()
 }

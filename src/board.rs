@@ -346,7 +346,8 @@ impl Board {
 
         self.update_lines(pos, last.color.stone() as u16);
         self.cells[pos.index()] = Stone::Empty;
-        let cp = self.pats[pos.index()];
+        let cp = CellPatterns::from_windows(self.pats[pos.index()].windows);
+        self.pats[pos.index()] = cp;
         self.count_in(&cp);
         for &d in NEAR.iter() {
             let j = (pos.index() as isize + d) as usize;
@@ -379,17 +380,19 @@ impl Board {
         match self.cells[index] {
             Stone::Wall => {}
             Stone::Empty => {
-                let old = self.pats[index];
-                let mut new = old;
-                new.set_window(dir, old.windows[dir] ^ bits);
-                for c in 0..2 {
-                    self.p4_count[c][old.p4[c] as usize] -= 1;
-                    self.p4_count[c][new.p4[c] as usize] += 1;
-                    self.value[c] += new.value[c] as i32 - old.value[c] as i32;
+                let cell = &mut self.pats[index];
+                let changes = cell.set_window(dir, cell.windows[dir] ^ bits);
+                for (c, change) in changes.into_iter().enumerate() {
+                    if let Some((old, new, dv)) = change {
+                        self.p4_count[c][old as usize] -= 1;
+                        self.p4_count[c][new as usize] += 1;
+                        self.value[c] += dv;
+                    }
                 }
-                self.pats[index] = new;
             }
-            _ => self.pats[index].set_window(dir, self.pats[index].windows[dir] ^ bits),
+            // An occupied cell only keeps its windows current; its shapes are rebuilt from
+            // them when the stone is taken back (see `undo`).
+            _ => self.pats[index].windows[dir] ^= bits,
         }
     }
 
@@ -530,6 +533,14 @@ impl Board {
                     self.pats[i].windows,
                     fresh.pats[i].windows,
                     "window diverged at {:?}",
+                    Pos(i as u16)
+                );
+            }
+            if self.cells[i] == Stone::Empty {
+                assert_eq!(
+                    self.pats[i],
+                    fresh.pats[i],
+                    "shapes diverged at {:?}",
                     Pos(i as u16)
                 );
             }

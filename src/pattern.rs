@@ -166,15 +166,7 @@ impl CellPatterns {
         cp
     }
 
-    /// Replace one direction's window and refresh the derived fields.
-    #[inline]
-    pub fn set_window(&mut self, dir: usize, window: u16) {
-        let t = tables();
-        self.windows[dir] = window;
-        self.lines[dir] = t.line[window as usize];
-        self.refresh(t);
-    }
-
+    /// Recompute both colours' classes and values from the four line shapes.
     #[inline]
     fn refresh(&mut self, t: &Tables) {
         let l = self.lines;
@@ -186,10 +178,47 @@ impl CellPatterns {
             | ((l[1] >> 4) as usize) << 4
             | ((l[2] >> 4) as usize) << 8
             | ((l[3] >> 4) as usize) << 12;
-        let (bp, bv) = t.combo[black];
-        let (wp, wv) = t.combo[white];
+        let (bp, bv) = unpack(t.combo[black]);
+        let (wp, wv) = unpack(t.combo[white]);
         self.p4 = [bp, wp];
         self.value = [bv, wv];
+    }
+
+    /// Replace one direction's window and refresh the derived fields. Returns, per colour,
+    /// the (old, new) class and the value change when that colour's shape changed: most
+    /// touched cells keep theirs, and then the combination lookups (the costly part of a
+    /// move) are skipped. The caller gets the changes in registers, not by re-reading the
+    /// cell (which would stall on store forwarding).
+    #[inline]
+    pub fn set_window(
+        &mut self,
+        dir: usize,
+        window: u16,
+    ) -> [Option<(Pattern4, Pattern4, i32)>; 2] {
+        let t = tables();
+        self.windows[dir] = window;
+        let new = t.line[window as usize];
+        let old = self.lines[dir];
+        let mut out = [None, None];
+        if new == old {
+            return out;
+        }
+        self.lines[dir] = new;
+        for (c, slot) in out.iter_mut().enumerate() {
+            let shift = 4 * c;
+            if ((new ^ old) >> shift) & 15 != 0 {
+                let l = self.lines;
+                let key = ((l[0] >> shift) & 15) as usize
+                    | (((l[1] >> shift) & 15) as usize) << 4
+                    | (((l[2] >> shift) & 15) as usize) << 8
+                    | (((l[3] >> shift) & 15) as usize) << 12;
+                let (p, v) = unpack(t.combo[key]);
+                *slot = Some((self.p4[c], p, v as i32 - self.value[c] as i32));
+                self.p4[c] = p;
+                self.value[c] = v;
+            }
+        }
+        out
     }
 
     /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
@@ -203,8 +232,9 @@ impl CellPatterns {
 pub struct Tables {
     /// Window → black pattern (low nibble) and white pattern (high nibble).
     line: Box<[u8]>,
-    /// Four direction patterns (a nibble each) → class and evaluation share.
-    combo: Box<[(Pattern4, i16)]>,
+    /// Four direction patterns (a nibble each) → class (low 4 bits) and evaluation share
+    /// (high 12 bits), packed into 128 KiB so the table stays in L2.
+    combo: Box<[u16]>,
 }
 
 /// The process-wide tables, built on first use (a few milliseconds).
@@ -253,19 +283,28 @@ fn build() -> Tables {
         }
         *slot = both;
     }
-    let mut combo = vec![(Pattern4::None, 0i16); 1 << 16];
+    let mut combo = vec![0u16; 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
         let p4 = combine(&pats);
         let value: i16 =
             pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
-        *slot = (p4, value);
+        debug_assert!(
+            (0..4096).contains(&value),
+            "value {value} does not fit 12 bits"
+        );
+        *slot = (value as u16) << 4 | p4 as u16;
     }
     Tables {
         line: line.into_boxed_slice(),
         combo: combo.into_boxed_slice(),
     }
+}
+
+#[inline]
+fn unpack(entry: u16) -> (Pattern4, i16) {
+    (Pattern4::from_u8((entry & 15) as u8), (entry >> 4) as i16)
 }
 
 /// Length of the run of own stones through the centre.

@@ -12,7 +12,7 @@ use crate::movegen::{defences, five_cells, node_kind, order_score, NodeKind};
 use crate::search::Search;
 use crate::threat::ThreatSearch;
 use crate::tt::TranspositionTable;
-use crate::types::{Pos, Score, WIN, WIN_BOUND};
+use crate::types::{Pos, Score, INF, WIN, WIN_BOUND};
 use std::time::{Duration, Instant};
 
 /// Deepest iteration when no limit is given.
@@ -130,24 +130,32 @@ pub fn think(
     }
 
     let mut search = Search::new(board, tt, budget, checksum);
+    deepen(&mut search, limits, max_depth, &mut result);
+    finish(result)
+}
+
+/// Iterative deepening with aspiration windows; fills `result` from each completed
+/// iteration, so a stop mid-iteration leaves the last completed one's move.
+pub fn deepen(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut SearchResult) {
+    let start = limits.start;
     let mut prev: Score = 0;
     for depth in 1..=max_depth {
         let mut delta = 60;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
             (prev - delta, prev + delta)
         } else {
-            (-crate::types::INF, crate::types::INF)
+            (-INF, INF)
         };
         let score = loop {
             let s = search.root(depth, alpha, beta);
             if search.budget.stopped() {
                 break s;
             }
-            if s <= alpha && alpha > -crate::types::INF {
-                alpha = (alpha - delta).max(-crate::types::INF);
+            if s <= alpha && alpha > -INF {
+                alpha = (alpha - delta).max(-INF);
                 delta *= 3;
-            } else if s >= beta && beta < crate::types::INF {
-                beta = (beta + delta).min(crate::types::INF);
+            } else if s >= beta && beta < INF {
+                beta = (beta + delta).min(INF);
                 delta *= 3;
             } else {
                 break s;
@@ -165,19 +173,39 @@ pub fn think(
         }
         result.score = score;
         result.depth = depth;
-        result.seldepth = search.seldepth;
         prev = score;
-        let elapsed = start.elapsed();
         // A proven result will not change with depth; the next iteration costs about
         // three times this one, so do not start what cannot finish by the soft target.
         if score.abs() >= WIN_BOUND && depth >= 4 {
             break;
         }
-        if elapsed * 3 > limits.soft {
+        if start.elapsed() * 3 > limits.soft {
             break;
         }
     }
     result.nodes = search.budget.nodes;
     result.seldepth = result.seldepth.max(search.seldepth);
-    finish(result)
+}
+
+/// Fixed-depth alpha-beta only (no root threat search): what `bench` measures.
+pub fn search_fixed(
+    board: &mut Board,
+    tt: &mut TranspositionTable,
+    depth: i32,
+    checksum: bool,
+) -> SearchResult {
+    let limits = Limits::depth(depth);
+    let mut result = SearchResult {
+        best: fallback(board),
+        score: 0,
+        depth: 0,
+        seldepth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        pv: Vec::new(),
+    };
+    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), checksum);
+    deepen(&mut search, &limits, depth, &mut result);
+    result.elapsed = limits.start.elapsed();
+    result
 }

@@ -11,6 +11,7 @@ use crate::threat::ThreatSearch;
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
 use crate::zobrist::MultiKey;
+use smallvec::SmallVec;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
@@ -183,7 +184,7 @@ impl<'a> Search<'a> {
             return static_eval;
         }
 
-        let mut moves = match kind {
+        let moves = match kind {
             NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
             NodeKind::Lost => {
                 // At the root, still pick a move: block one of the fives.
@@ -195,13 +196,19 @@ impl<'a> Search<'a> {
         if moves.is_empty() {
             return static_eval;
         }
-        self.order(&mut moves, tt_move, up);
+        let mut scored = self.score_moves(&moves, tt_move, up);
 
         let orig_alpha = alpha;
         let mut best = -INF;
         let mut best_move = moves[0];
         let quiet_node = kind == NodeKind::Quiet;
-        for (i, &m) in moves.iter().enumerate() {
+        for i in 0..scored.len() {
+            // Selection, not a full sort: most nodes cut off after the first few moves.
+            let pick = (i..scored.len())
+                .max_by_key(|&j| (scored[j].0, std::cmp::Reverse(scored[j].1)))
+                .unwrap_or(i);
+            scored.swap(i, pick);
+            let m = scored[i].1;
             // Late-move pruning in quiet nodes: the ordering put the useful moves first.
             if quiet_node && ply > 0 && i >= 4 + (depth * depth) as usize * 2 && best > -WIN_BOUND {
                 break;
@@ -300,10 +307,15 @@ impl<'a> Search<'a> {
         stand
     }
 
-    fn order(&self, moves: &mut MoveList, tt_move: Pos, ply: usize) {
+    fn score_moves(
+        &self,
+        moves: &MoveList,
+        tt_move: Pos,
+        ply: usize,
+    ) -> SmallVec<[(i32, Pos); 64]> {
         let me = self.board.side_to_move();
         let killers = self.killers[ply];
-        let mut scored: smallvec::SmallVec<[(i32, Pos); 64]> = moves
+        moves
             .iter()
             .map(|&m| {
                 let mut s = order_score(self.board, m);
@@ -317,10 +329,6 @@ impl<'a> Search<'a> {
                 s += (self.history[me.idx()][m.index()] >> 4).min(300);
                 (s, m)
             })
-            .collect();
-        scored.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-        for (dst, (_, m)) in moves.iter_mut().zip(scored) {
-            *dst = m;
-        }
+            .collect()
     }
 }
