@@ -1,7 +1,7 @@
 //! The board: stones, keys, history, candidate area and line patterns, all kept
 //! incrementally so that `play`/`undo` cost a fixed amount of work whatever the position.
 
-use crate::pattern::{CellPatterns, Pattern4};
+use crate::pattern::{self, CellPatterns, Pattern4};
 use crate::types::{Color, Pos, Rule, Stone, DIRS, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
 use crate::zobrist::{tables, MultiKey};
 use smallvec::SmallVec;
@@ -70,11 +70,11 @@ struct Played {
 pub struct Board {
     size: usize,
     rule: Rule,
-    cells: Box<[Stone]>,
+    cells: Box<[Stone; NUM_CELLS]>,
     /// Number of stones in the 5x5 square around each cell.
-    near: Box<[u8]>,
+    near: Box<[u8; NUM_CELLS]>,
     /// Line windows and derived shapes of every cell (kept for occupied cells too).
-    pats: Box<[CellPatterns]>,
+    pats: Box<[CellPatterns; NUM_CELLS]>,
     /// How many empty cells have each combination class, per colour.
     p4_count: [[u16; Pattern4::COUNT]; 2],
     /// Sum of the per-cell evaluation shares, per colour.
@@ -90,6 +90,8 @@ pub struct Board {
     max_y: usize,
     /// Bounding boxes before each move, so undo restores them exactly.
     box_stack: Vec<[usize; 4]>,
+    /// The pattern tables, held directly so the hot path skips the lazy-init check.
+    tables: &'static pattern::Tables,
 }
 
 impl Board {
@@ -98,7 +100,7 @@ impl Board {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return Err(BoardError::BadSize(size));
         }
-        let mut cells = vec![Stone::Wall; NUM_CELLS].into_boxed_slice();
+        let mut cells = Box::new([Stone::Wall; NUM_CELLS]);
         for y in 0..size {
             for x in 0..size {
                 cells[Pos::new(x, y).index()] = Stone::Empty;
@@ -108,8 +110,8 @@ impl Board {
             size,
             rule,
             cells,
-            near: vec![0u8; NUM_CELLS].into_boxed_slice(),
-            pats: vec![CellPatterns::default(); NUM_CELLS].into_boxed_slice(),
+            near: Box::new([0u8; NUM_CELLS]),
+            pats: Box::new([CellPatterns::default(); NUM_CELLS]),
             p4_count: [[0; Pattern4::COUNT]; 2],
             value: [0; 2],
             key: MultiKey::default(),
@@ -121,6 +123,7 @@ impl Board {
             min_y: usize::MAX,
             max_y: 0,
             box_stack: Vec::with_capacity(size * size),
+            tables: pattern::tables(),
         };
         board.init_patterns();
         Ok(board)
@@ -362,6 +365,10 @@ impl Board {
     /// refresh the shapes of the empty ones. The same call places and removes a stone.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u16) {
+        // Every cell within four steps of a board cell lies inside the padded grid; saying
+        // so once lets the compiler drop the per-cell bounds checks below.
+        let reach = 4 * (STRIDE + 1);
+        assert!(pos.index() >= reach && pos.index() + reach < NUM_CELLS);
         let base = pos.index() as isize;
         for (d, &dir) in DIRS.iter().enumerate() {
             for k in 1..=4isize {
@@ -375,25 +382,27 @@ impl Board {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn touch(&mut self, index: usize, dir: usize, bits: u16) {
-        match self.cells[index] {
-            Stone::Wall => {}
-            Stone::Empty => {
-                let cell = &mut self.pats[index];
-                let changes = cell.set_window(dir, cell.windows[dir] ^ bits);
-                for (c, change) in changes.into_iter().enumerate() {
-                    if let Some((old, new, dv)) = change {
-                        self.p4_count[c][old as usize] -= 1;
-                        self.p4_count[c][new as usize] += 1;
-                        self.value[c] += dv;
-                    }
-                }
-            }
+        let stone = self.cells[index];
+        if stone == Stone::Wall {
+            return;
+        }
+        let cell = &mut self.pats[index];
+        let window = cell.windows[dir] ^ bits;
+        if stone != Stone::Empty {
             // An occupied cell only keeps its windows current; its shapes are rebuilt from
             // them when the stone is taken back (see `undo`).
-            _ => self.pats[index].windows[dir] ^= bits,
+            cell.windows[dir] = window;
+            return;
         }
+        let counts = &mut self.p4_count;
+        let value = &mut self.value;
+        self.tables.update(cell, dir, window, |c, old, new, dv| {
+            counts[c][old as usize] -= 1;
+            counts[c][new as usize] += 1;
+            value[c] += dv;
+        });
     }
 
     /// The combination class `color` would reach by playing the empty cell `pos`.

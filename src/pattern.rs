@@ -231,10 +231,48 @@ impl CellPatterns {
 /// The two lookup tables.
 pub struct Tables {
     /// Window → black pattern (low nibble) and white pattern (high nibble).
-    line: Box<[u8]>,
+    line: Box<[u8; 1 << 16]>,
     /// Four direction patterns (a nibble each) → class (low 4 bits) and evaluation share
     /// (high 12 bits), packed into 128 KiB so the table stays in L2.
-    combo: Box<[u16]>,
+    combo: Box<[u16; 1 << 16]>,
+}
+
+impl Tables {
+    /// Update one direction of an empty cell whose window became `window`, reporting each
+    /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
+    /// innermost loop of `play`/`undo`, so it reads the cell once and skips the combination
+    /// lookups when the line shape did not change (the common case).
+    #[inline(always)]
+    pub fn update(
+        &self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        window: u16,
+        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        cell.windows[dir] = window;
+        let new = self.line[window as usize];
+        let old = cell.lines[dir];
+        if new == old {
+            return;
+        }
+        cell.lines[dir] = new;
+        let diff = new ^ old;
+        let l = cell.lines;
+        for c in 0..2 {
+            let shift = 4 * c;
+            if (diff >> shift) & 15 != 0 {
+                let key = ((l[0] >> shift) & 15) as u16
+                    | (((l[1] >> shift) & 15) as u16) << 4
+                    | (((l[2] >> shift) & 15) as u16) << 8
+                    | (((l[3] >> shift) & 15) as u16) << 12;
+                let (p, v) = unpack(self.combo[key as usize]);
+                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
+                cell.p4[c] = p;
+                cell.value[c] = v;
+            }
+        }
+    }
 }
 
 /// The process-wide tables, built on first use (a few milliseconds).
@@ -297,8 +335,9 @@ fn build() -> Tables {
         *slot = (value as u16) << 4 | p4 as u16;
     }
     Tables {
-        line: line.into_boxed_slice(),
-        combo: combo.into_boxed_slice(),
+        // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
+        line: line.into_boxed_slice().try_into().expect("2^16 entries"),
+        combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
     }
 }
 
