@@ -6,7 +6,8 @@
 //! log (an engine blocked on a full stderr pipe would otherwise look like a timeout).
 
 use crate::config::EngineSpec;
-use gomocup_protocol::{Command, Line, LineReader};
+use crate::linereader::{Line, LineReader};
+use gomocup_protocol::Command;
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -94,7 +95,9 @@ impl Log {
             return;
         }
         *written += len;
-        let _ = writeln!(out, "{tag} {text}");
+        // Control bytes (a stray CR, NUL) are escaped so the log stays one entry per line.
+        let shown: String = text.escape_debug().collect();
+        let _ = writeln!(out, "{tag} {shown}");
     }
 
     /// Flushes buffered lines to the file.
@@ -247,9 +250,8 @@ fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<Event>, log: Arc<
         let mut reader = LineReader::new(BufReader::new(stdout));
         while let Ok(Some(line)) = reader.next_line() {
             let text = match line {
-                Line::Text(bytes) => {
-                    let s = String::from_utf8_lossy(&bytes).into_owned();
-                    // Blank lines carry nothing; CRLF endings would otherwise produce them.
+                Line::Text(s) => {
+                    // Blank lines carry nothing; managers skip them too.
                     if s.trim().is_empty() {
                         continue;
                     }
@@ -274,7 +276,7 @@ fn spawn_drain(stderr: impl Read + Send + 'static, log: Arc<Log>) {
         let mut reader = LineReader::new(BufReader::new(stderr));
         while let Ok(Some(line)) = reader.next_line() {
             match line {
-                Line::Text(bytes) => log.line('!', &String::from_utf8_lossy(&bytes)),
+                Line::Text(s) => log.line('!', &s),
                 Line::Overlong => log.line('!', "(line over the length cap)"),
             }
         }

@@ -33,6 +33,8 @@ struct RawSettings {
     seed: u64,
     #[serde(default)]
     gauntlet: bool,
+    #[serde(default)]
+    lenient_replies: bool,
 }
 
 /// `[[engine]]` as written in the file.
@@ -94,6 +96,9 @@ pub struct Settings {
     pub concurrency: usize,
     /// Only the first engine plays, against each of the others.
     pub gauntlet: bool,
+    /// Skip lines that are no move while a move is due (GomocupJudge's behaviour) instead of
+    /// scoring them as a malformed reply (Piskvork's); for engines that print noise.
+    pub lenient_replies: bool,
 }
 
 /// One engine, ready to spawn.
@@ -173,6 +178,7 @@ impl Config {
             tolerance_ms: t.tolerance_ms,
             concurrency: t.concurrency,
             gauntlet: t.gauntlet,
+            lenient_replies: t.lenient_replies,
         };
 
         let mut openings = match &t.openings {
@@ -223,7 +229,8 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
     let raw = Path::new(&e.command);
     let is_path = e.command.contains('/') || e.command.contains('\\');
     let command = if is_path {
-        let p = base.join(raw);
+        // `components` drops `.` segments, so reports show `/a/b/x`, not `/a/b/./x`.
+        let p: PathBuf = base.join(raw).components().collect();
         if !p.is_file() {
             return Err(format!(
                 "engine {:?}: {} does not exist (build it first, e.g. `cargo build --release`)",

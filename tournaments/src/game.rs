@@ -174,7 +174,12 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
     let patience = Duration::from_millis(s.timeout_turn_ms.max(1000) + s.tolerance_ms);
 
     brain.send(&Command::About);
-    let about = match next_reply(&mut brain, &mut player.report, Instant::now() + patience) {
+    let about = match next_reply(
+        &mut brain,
+        &mut player.report,
+        Instant::now() + patience,
+        |_| false,
+    ) {
         Ok(line) => line,
         Err(why) => {
             player.brain = Some(brain);
@@ -184,7 +189,14 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
     player.report.about = Some(about);
 
     brain.send(&Command::Start(s.board_size as u32));
-    let answer = next_reply(&mut brain, &mut player.report, Instant::now() + patience);
+    // Lenient: lines that are no protocol response at all are skipped while OK is due.
+    let noise = |line: &str| s.lenient_replies && Response::parse(line).is_err();
+    let answer = next_reply(
+        &mut brain,
+        &mut player.report,
+        Instant::now() + patience,
+        noise,
+    );
     let failed = match answer {
         Ok(line) => match Response::parse(&line) {
             Ok(Response::Ok) => None,
@@ -224,20 +236,26 @@ impl std::fmt::Display for Silence {
     }
 }
 
-/// The next line that is not `MESSAGE`/`DEBUG` (those are counted and kept as they come),
-/// clipped for records. An over-long line comes back as a placeholder, which no parser
+/// The next line that is not `MESSAGE`/`DEBUG` (those are counted and kept as they come)
+/// and that `skip` does not reject (those are counted), clipped for records. An over-long line comes back as a placeholder, which no parser
 /// accepts, so it is scored as malformed.
 fn next_reply(
     brain: &mut Brain,
     report: &mut SideReport,
     deadline: Instant,
+    skip: impl Fn(&str) -> bool,
 ) -> Result<String, Silence> {
     loop {
         match brain.recv(deadline) {
             Recv::Line(Some(line)) => {
-                if !absorb(&line, report) {
-                    return Ok(clip(&line));
+                if absorb(&line, report) {
+                    continue;
                 }
+                if skip(&line) {
+                    report.skipped += 1;
+                    continue;
+                }
+                return Ok(clip(&line));
             }
             Recv::Line(None) => return Ok("(line over the length cap)".to_string()),
             Recv::Timeout => return Err(Silence::Timeout),
@@ -349,7 +367,10 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
     let deadline = sent + Duration::from_millis(wait);
 
     let report = &mut player.report;
-    let reply = next_reply(brain, report, deadline);
+    // Lenient: like GomocupJudge, anything but a move is skipped while a move is due.
+    let noise =
+        |line: &str| s.lenient_replies && !matches!(Response::parse(line), Ok(Response::Move(_)));
+    let reply = next_reply(brain, report, deadline, noise);
     let ms = sent.elapsed().as_millis() as u64;
     let line = match reply {
         Ok(line) => line,

@@ -97,6 +97,9 @@ pub struct SideReport {
     pub max_move_ms: u64,
     /// `MESSAGE` lines it printed.
     pub messages: usize,
+    /// Lines skipped as noise under `lenient_replies`.
+    #[serde(default)]
+    pub skipped: usize,
     /// Its last table line, `None` when it printed none (`n/a` in reports).
     pub tt: Option<TtStats>,
 }

@@ -168,3 +168,33 @@ fn sane_engines_finish_games_on_the_board() {
         );
     }
 }
+
+#[test]
+fn noise_loses_unless_replies_are_lenient() {
+    for (lenient, expect_failure) in [(false, true), (true, false)] {
+        let dir = scratch("noise");
+        let engines = [fake("sane", &["first"]), fake("noisy", &["noisy"])];
+        let cfg = write_config(
+            &dir,
+            &format!(
+                "board_size = 15\ntimeout_turn_ms = 200\ntolerance_ms = 200\nlenient_replies = {lenient}\n"
+            ),
+            &engines,
+        );
+        let done = run(&load(&cfg), &dir, false);
+        assert_eq!(done.records.len(), 2);
+        for r in &done.records {
+            let side = r.side_of("noisy").unwrap_or_else(|| panic!("noisy"));
+            if expect_failure {
+                assert_eq!(r.outcome, Outcome::win_for(side.other()), "{r:?}");
+                assert_eq!(r.reason, Reason::Malformed, "{r:?}");
+                assert_eq!(r.detail, "- eval 7");
+            } else {
+                assert_eq!(r.reason, Reason::Five, "{r:?}");
+                let me = r.side(side);
+                assert_eq!(me.skipped, me.moves, "one noise line per move: {r:?}");
+                assert!(me.moves > 0);
+            }
+        }
+    }
+}

@@ -13,6 +13,9 @@
 //!   like `first`; without a drained stderr pipe it would block and time out.
 //! - `slow [ms]`: sleeps `ms` (default 1000) before each move, then plays like `first`.
 //! - `nostart`: answers `ABOUT`, never answers `START`.
+//! - `noisy`: before each move prints a message with a raw newline inside, so its tail is a
+//!   line that is no protocol response (one real engine does this with its depth byte), then
+//!   plays like `first`.
 //!
 //! Protocol lines are parsed and formatted by `gomocup-protocol`, like the real engine's.
 
@@ -33,6 +36,7 @@ enum Mode {
     Flood,
     Slow,
     NoStart,
+    Noisy,
 }
 
 struct Fake {
@@ -58,6 +62,7 @@ fn main() {
         Some("flood") => Mode::Flood,
         Some("slow") => Mode::Slow,
         Some("nostart") => Mode::NoStart,
+        Some("noisy") => Mode::Noisy,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
             println!(
@@ -186,6 +191,10 @@ impl Fake {
                 }
             }
             Mode::Slow => thread::sleep(Duration::from_millis(self.arg)),
+            Mode::Noisy => {
+                println!("MESSAGE depth \n- eval 7");
+                flush();
+            }
             Mode::First | Mode::Random => {}
         }
         let pick = if self.mode == Mode::Random {
