@@ -1,0 +1,280 @@
+//! Whole games against the real `pbrain-wuzi` process, driven the way Linux managers drive
+//! it: one process for many games (`START` again, no `END`), TURN after TURN, and the
+//! clock checked on every reply (PROTOCOL.md §5 cases 42, 67, 68, 91).
+
+use gomocup_protocol::{Coord, Response, TtReport};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+struct Brain {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    stderr: std::thread::JoinHandle<Vec<u8>>,
+}
+
+impl Brain {
+    fn spawn() -> Brain {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("pbrain-wuzi starts");
+        let stdout = child.stdout.take().expect("stdout piped");
+        let mut stderr = child.stderr.take().expect("stderr piped");
+        let stdin = child.stdin.take().expect("stdin piped");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = std::thread::spawn(move || {
+            let mut all = Vec::new();
+            let _ = stderr.read_to_end(&mut all);
+            all
+        });
+        Brain {
+            child,
+            stdin,
+            lines,
+            stderr,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        writeln!(self.stdin, "{line}").expect("engine reads");
+        self.stdin.flush().expect("engine reads");
+    }
+
+    fn line(&self) -> String {
+        self.lines
+            .recv_timeout(Duration::from_secs(30))
+            .expect("a reply within 30 s")
+    }
+
+    /// Send a move request and read the two MESSAGE lines and the move; return the move and
+    /// the time from sending to receiving it.
+    fn request(&mut self, line: &str) -> (Coord, Duration) {
+        let sent = Instant::now();
+        self.send(line);
+        let human = self.line();
+        assert!(human.starts_with("MESSAGE depth "), "{human}");
+        let tt = self.line();
+        assert!(TtReport::parse_line(&tt).is_ok(), "{tt}");
+        let reply = self.line();
+        let elapsed = sent.elapsed();
+        match Response::parse(&reply) {
+            Ok(Response::Move(c)) => (c, elapsed),
+            other => panic!("{line} -> {reply:?} ({other:?})"),
+        }
+    }
+
+    fn expect_ok(&mut self, line: &str) {
+        self.send(line);
+        assert_eq!(self.line(), "OK", "{line}");
+    }
+
+    /// END with stdin left open: the process must leave by itself, silently.
+    fn finish(mut self) {
+        self.send("END");
+        let start = Instant::now();
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => {
+                    assert_eq!(status.code(), Some(0));
+                    break;
+                }
+                Ok(None) if start.elapsed() < Duration::from_millis(500) => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                _ => {
+                    let _ = self.child.kill();
+                    panic!("no exit within 500 ms of END");
+                }
+            }
+        }
+        let rest: Vec<String> = self.lines.try_iter().collect();
+        assert!(rest.is_empty(), "output after the last reply: {rest:?}");
+        drop(self.stdin);
+        let stderr = self.stderr.join().expect("stderr reader");
+        assert!(
+            stderr.is_empty(),
+            "stderr: {}",
+            String::from_utf8_lossy(&stderr)
+        );
+    }
+}
+
+/// A referee's view of one game.
+struct Game {
+    size: i64,
+    cells: Vec<u8>,
+}
+
+impl Game {
+    fn new(size: i64) -> Game {
+        Game {
+            size,
+            cells: vec![0; (size * size) as usize],
+        }
+    }
+
+    fn at(&self, x: i64, y: i64) -> Option<u8> {
+        ((0..self.size).contains(&x) && (0..self.size).contains(&y))
+            .then(|| self.cells[(y * self.size + x) as usize])
+    }
+
+    /// Place `who`'s stone; panics on an illegal move. Returns whether it made five or more.
+    fn play(&mut self, c: Coord, who: u8) -> bool {
+        assert_eq!(self.at(c.x, c.y), Some(0), "illegal move {c}");
+        self.cells[(c.y * self.size + c.x) as usize] = who;
+        [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+            let run = |s: i64| {
+                (1..)
+                    .take_while(|k| self.at(c.x + s * k * dx, c.y + s * k * dy) == Some(who))
+                    .count()
+            };
+            1 + run(1) + run(-1) >= 5
+        })
+    }
+
+    fn full(&self) -> bool {
+        self.cells.iter().all(|&c| c != 0)
+    }
+
+    /// A random empty cell near the centre first, so games look like games.
+    fn random_move(&self, rng: &mut StdRng) -> Coord {
+        for radius in [3, 6, self.size] {
+            let c = self.size / 2;
+            for _ in 0..50 {
+                let x = (c + rng.random_range(-radius..=radius)).clamp(0, self.size - 1);
+                let y = (c + rng.random_range(-radius..=radius)).clamp(0, self.size - 1);
+                if self.at(x, y) == Some(0) {
+                    return Coord::new(x, y);
+                }
+            }
+        }
+        let i = self
+            .cells
+            .iter()
+            .position(|&c| c == 0)
+            .expect("an empty cell");
+        Coord::new(i as i64 % self.size, i as i64 / self.size)
+    }
+}
+
+/// Play `plies` engine replies against a random opponent, starting a new game with `START`
+/// on the same process whenever one ends; return the games played and the slowest reply.
+fn play_series(
+    brain: &mut Brain,
+    size: i64,
+    plies: usize,
+    seed: u64,
+    before_move: &mut dyn FnMut(&mut Brain),
+) -> (usize, Duration) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut games = 0;
+    let mut slowest = Duration::ZERO;
+    let mut replies = 0;
+    while replies < plies {
+        brain.expect_ok(&format!("START {size}"));
+        games += 1;
+        let mut game = Game::new(size);
+        let mut first = if rng.random_bool(0.5) {
+            before_move(brain);
+            Some(brain.request("BEGIN"))
+        } else {
+            None
+        };
+        loop {
+            if let Some((m, t)) = first.take() {
+                replies += 1;
+                slowest = slowest.max(t);
+                if game.play(m, 1) || game.full() || replies >= plies {
+                    break;
+                }
+            }
+            let theirs = game.random_move(&mut rng);
+            if game.play(theirs, 2) || game.full() {
+                break;
+            }
+            before_move(brain);
+            first = Some(brain.request(&format!("TURN {theirs}")));
+        }
+    }
+    (games, slowest)
+}
+
+#[test]
+fn one_process_plays_many_games_legally() {
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 100");
+    let (games, _) = play_series(&mut brain, 20, 200, 42, &mut |_| {});
+    assert!(games >= 2, "{games} games");
+    let (games15, _) = play_series(&mut brain, 15, 60, 43, &mut |_| {});
+    assert!(games15 >= 1);
+    brain.finish();
+}
+
+#[test]
+fn turn_limit_is_honoured_on_every_move() {
+    // Case 67 with T = 1000 ms: every reply within T − 50 (debug builds search far slower
+    // between clock checks, so they get 5 T).
+    let bound = if cfg!(debug_assertions) {
+        Duration::from_millis(5000)
+    } else {
+        Duration::from_millis(950)
+    };
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 1000");
+    brain.send("INFO timeout_match 0");
+    brain.send("INFO time_left 2147483647");
+    let (_, slowest) = play_series(&mut brain, 20, 20, 7, &mut |_| {});
+    assert!(slowest <= bound, "slowest reply {slowest:?}");
+    brain.finish();
+}
+
+#[test]
+fn match_clock_is_never_overdrawn() {
+    // Case 68, scaled down: 5 s for the whole match, time_left sent before every move as a
+    // manager computes it; no reply may take longer than what was left.
+    let mut brain = Brain::spawn();
+    brain.send("INFO timeout_turn 30000");
+    brain.send("INFO timeout_match 5000");
+    let mut used = Duration::ZERO;
+    let mut rng = StdRng::seed_from_u64(9);
+    let mut replies = 0;
+    while replies < 60 {
+        brain.expect_ok("START 20");
+        let mut game = Game::new(20);
+        loop {
+            let theirs = game.random_move(&mut rng);
+            if game.play(theirs, 2) || game.full() {
+                break;
+            }
+            let left = 5000 - used.as_millis() as i64;
+            brain.send(&format!("INFO time_left {left}"));
+            let (m, t) = brain.request(&format!("TURN {theirs}"));
+            // Never more than what was left (a reply at ≤ 0 left must be instant: 200 ms).
+            // Debug builds check the clock far less often in wall time, so they get 10x.
+            let slack = if cfg!(debug_assertions) { 10 } else { 1 };
+            let allowed = Duration::from_millis(left.max(200) as u64 * slack);
+            assert!(t <= allowed, "reply {replies}: {t:?} with {left} ms left");
+            used += t;
+            replies += 1;
+            if game.play(m, 1) || replies >= 60 {
+                break;
+            }
+        }
+    }
+    brain.finish();
+}
