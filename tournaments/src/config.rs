@@ -229,16 +229,16 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
     let raw = Path::new(&e.command);
     let is_path = e.command.contains('/') || e.command.contains('\\');
     let command = if is_path {
-        // `components` drops `.` segments, so reports show `/a/b/x`, not `/a/b/./x`.
-        let p: PathBuf = base.join(raw).components().collect();
+        let p = base.join(raw);
         if !p.is_file() {
             return Err(format!(
-                "engine {:?}: {} does not exist (build it first, e.g. `cargo build --release`)",
+                "engine {:?}: {} does not exist (build it first, e.g. `cargo build --release --workspace`)",
                 e.name,
                 p.display()
             ));
         }
-        p
+        // Canonical, so reports show `/repo/target/…`, not `/repo/tournaments/../target/…`.
+        std::fs::canonicalize(&p).unwrap_or(p)
     } else {
         raw.to_path_buf()
     };
