@@ -527,14 +527,15 @@ impl Brain {
     }
 }
 
-/// The `ABOUT` line. Values are quoted by the formatter; none contains `"`.
+/// The `ABOUT` line. Values are quoted by the formatter; none contains `"`. `country` and
+/// `www` are placeholders (`-`) until the project has a home page to name.
 pub fn about() -> Response {
     let pairs = [
         ("name", "Wuzi"),
         ("version", env!("CARGO_PKG_VERSION")),
         ("author", "Wuzi team"),
-        ("country", "International"),
-        ("www", "https://github.com/wuzi-gomoku/wuzi"),
+        ("country", "-"),
+        ("www", "-"),
     ];
     Response::About(
         pairs

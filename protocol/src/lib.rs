@@ -39,8 +39,9 @@
 //!
 //! # The two per-move `MESSAGE` lines
 //!
-//! Before every move (the reply to `BEGIN`, `TURN`, `BOARD`…`DONE`, `PLAY`, `SWAP2BOARD`…`DONE`)
-//! Wuzi prints exactly two lines, in this order:
+//! Before every move it searched for (the reply to `BEGIN`, `TURN`, `BOARD`…`DONE`, and
+//! `SWAP2BOARD`…`DONE` with 3 or 5 stones) Wuzi prints exactly two lines, in this order
+//! (`PLAY` is echoed without them):
 //!
 //! 1. Human line ([`SearchReport`]):
 //!    `MESSAGE depth <d> | eval <±cp> | nodes <n> | nps <n> | time <ms>ms | pv <m1> <m2> …`

@@ -1,8 +1,9 @@
 //! `pbrain-wuzi`: stdin lines → brain → stdout lines, flushed one reply at a time.
 //!
-//! A reader thread owns stdin so that `END` and EOF end the process promptly even while a search
-//! runs (c-gomoku-cli blocks in `waitpid` after END; PROTOCOL.md §2.8). Every other command
-//! is queued and answered in order by the main thread, which runs the search synchronously.
+//! A reader thread owns stdin so that `END` and EOF end the process promptly even while a
+//! search runs (c-gomoku-cli blocks in `waitpid` after END; PROTOCOL.md §2.8). Every other
+//! command is queued and answered in order by the main thread, which runs the search
+//! synchronously.
 
 use clap::{Parser as _, Subcommand};
 use gomocup_protocol::{Command, Line, LineReader, Parser, ProtocolError, Response};
