@@ -116,10 +116,10 @@ fn faulty_engines_lose_with_the_right_reason() {
 #[test]
 fn match_clock_is_cumulative() {
     let dir = scratch("clock");
-    let engines = [fake("sane", &["first"]), fake("slow", &["slow", "150"])];
+    let engines = [fake("sane", &["first"]), fake("slow", &["slow", "300"])];
     let cfg = write_config(
         &dir,
-        "board_size = 15\ntimeout_turn_ms = 1000\ntimeout_match_ms = 600\ntolerance_ms = 100\n",
+        "board_size = 15\ntimeout_turn_ms = 5000\ntimeout_match_ms = 1000\ntolerance_ms = 100\n",
         &engines,
     );
     let done = run(&load(&cfg), &dir, false);
@@ -127,8 +127,10 @@ fn match_clock_is_cumulative() {
     assert_loses(&done.records, "slow", Reason::MatchClock);
     for r in &done.records {
         let side = r.side_of("slow").unwrap_or_else(|| panic!("slow"));
-        // 150 ms a move against 600 ms + 100 ms: four moves fit, the fifth does not.
-        assert_eq!(r.side(side).moves, 4, "{r:?}");
+        // 300 ms a move against a 1000 ms clock plus 100 ms once: three moves fit; the fourth
+        // would need 300 ms of the at most 200 left. Each turn may run up to 66 ms late (pipe
+        // and scheduling) without changing that count, so this holds on a loaded machine.
+        assert_eq!(r.side(side).moves, 3, "{r:?}");
     }
 }
 
