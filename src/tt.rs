@@ -18,9 +18,9 @@
 //!   rehashes, grows or reallocates.
 //! * **In-place replacement is sound.** `iter_hash_mut(h)` yields exactly the slots a
 //!   later `find(h, ..)` tests, in the same order, so a new key may take any of them. The
-//!   hash given to hashbrown keeps only `TAG_BITS` of hashbrown's 7-bit tag (see
-//!   `hasher`), so a full table offers about four such slots per key: a small
-//!   set-associative neighbourhood in which the `Policy` picks the victim.
+//!   hash given to hashbrown keeps only a few bits of hashbrown's 7-bit tag
+//!   ([`DEFAULT_TAG_BITS`], see `hasher`), so a full table offers a few such slots per
+//!   key: a small set-associative neighbourhood in which the `Policy` picks the victim.
 //!
 //! # Memory
 //!
@@ -38,7 +38,7 @@ mod policy;
 mod slot;
 mod stats;
 
-pub use hasher::KeyHasher;
+pub use hasher::{KeyHasher, DEFAULT_TAG_BITS};
 pub use node::{BoardNode, Bound, Probe};
 pub use policy::Policy;
 pub use stats::TtStats;
@@ -88,6 +88,32 @@ pub struct TranspositionTable {
     stats: TtStats,
 }
 
+impl Clone for TranspositionTable {
+    fn clone(&self) -> Self {
+        TranspositionTable {
+            table: self.table.clone(),
+            capacity: self.capacity,
+            budget: self.budget,
+            mixer: self.mixer.clone(),
+            policy: self.policy,
+            generation: self.generation,
+            stats: self.stats,
+        }
+    }
+
+    /// Reuses this table's allocation when the sizes match (one `memcpy`), which is how the
+    /// benches put a filled table back without refilling it.
+    fn clone_from(&mut self, source: &Self) {
+        self.table.clone_from(&source.table);
+        self.capacity = source.capacity;
+        self.budget = source.budget;
+        self.mixer = source.mixer.clone();
+        self.policy = source.policy;
+        self.generation = source.generation;
+        self.stats = source.stats;
+    }
+}
+
 impl Default for TranspositionTable {
     fn default() -> Self {
         TranspositionTable::with_bytes(0)
@@ -105,6 +131,18 @@ impl TranspositionTable {
     /// measurements). Allocation is one `malloc` plus writing the control bytes (1/25 of
     /// the table); the entry pages are only touched when stores reach them.
     pub fn with_config(bytes: usize, policy: Policy, hasher: KeyHasher) -> TranspositionTable {
+        TranspositionTable::with_tag_bits(bytes, policy, hasher, DEFAULT_TAG_BITS)
+    }
+
+    /// As `with_config`, keeping `tag_bits` (1..=7) of hashbrown's tag: fewer bits give a
+    /// full table more replacement candidates per key, more bits make probes read fewer
+    /// stray entries. For measuring that trade-off.
+    pub fn with_tag_bits(
+        bytes: usize,
+        policy: Policy,
+        hasher: KeyHasher,
+        tag_bits: u32,
+    ) -> TranspositionTable {
         let buckets = buckets_for(bytes);
         let capacity = buckets / 8 * 7;
         let table = if capacity == 0 {
@@ -118,7 +156,7 @@ impl TranspositionTable {
             table,
             capacity,
             budget: bytes,
-            mixer: Mixer::new(hasher),
+            mixer: Mixer::new(hasher, tag_bits),
             policy,
             generation: 0,
             stats: TtStats::default(),
@@ -289,6 +327,11 @@ impl TranspositionTable {
     /// The hasher.
     pub fn hasher(&self) -> KeyHasher {
         self.mixer.kind()
+    }
+
+    /// Tag bits kept (see `with_tag_bits`).
+    pub fn tag_bits(&self) -> u32 {
+        self.mixer.tag_bits()
     }
 }
 

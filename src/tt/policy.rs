@@ -8,7 +8,7 @@ use super::node::{BoardNode, Bound};
 use super::slot::Slot;
 
 /// How many candidates a store in a full table weighs before choosing a victim. Four is
-/// about what the first probe group offers at full load (see `TAG_BITS` in `hasher`).
+/// about what the first probe group offers at full load with 2 tag bits (see `hasher`).
 pub(crate) const WAYS: usize = 4;
 
 /// Plies of depth one search generation of age is worth when choosing a victim.
