@@ -84,10 +84,11 @@ impl Default for TimeControl {
     }
 }
 
-/// Safety margin for a cap of `ms`: 5 %, but never less than 80 ms (process wake-up, pipe,
-/// the stop latency of the search).
+/// Safety margin for a cap of `ms`: 50 ms for process wake-up, the pipe and the search's
+/// stop latency, plus 2.5 % for clocks that drift with load. At 100 ms per move that leaves
+/// 48 ms to think; at 1 s, 925 ms (PROTOCOL.md §5 case 67 wants replies within T − 50).
 fn margin(ms: i64) -> i64 {
-    (ms / 20).max(80)
+    50 + ms / 40
 }
 
 impl TimeControl {
@@ -180,13 +181,14 @@ mod tests {
         assert_eq!(budget(tc(5000, 100_000, Some(-500)), 10), (0, 20, Some(1)));
         assert_eq!(budget(tc(5000, 100_000, Some(0)), 10), (0, 20, Some(1)));
         // So little left that the margin eats it all.
-        assert_eq!(budget(tc(5000, 100_000, Some(60)), 10), (0, 20, Some(1)));
+        assert_eq!(budget(tc(5000, 100_000, Some(40)), 10), (0, 20, Some(1)));
     }
 
     #[test]
     fn turn_limit_keeps_a_margin() {
-        assert_eq!(budget(tc(1000, 0, None), 0), (552, 920, None));
-        assert_eq!(budget(tc(30_000, 0, None), 0), (17_100, 28_500, None));
+        assert_eq!(budget(tc(1000, 0, None), 0), (555, 925, None));
+        assert_eq!(budget(tc(100, 0, None), 0), (28, 48, None));
+        assert_eq!(budget(tc(30_000, 0, None), 0), (17_520, 29_200, None));
     }
 
     #[test]
@@ -194,10 +196,10 @@ mod tests {
         let mut t = tc(1000, 0, None);
         t.set_time_left(UNLIMITED_MS);
         assert_eq!(t.left_ms, None);
-        assert_eq!(budget(t, 0), (552, 920, None));
+        assert_eq!(budget(t, 0), (555, 925, None));
         // No turn limit either: fall back to the default turn, never a 2e9 ms search.
         let (_, hard, _) = budget(tc(UNLIMITED_MS, 0, None), 0);
-        assert_eq!(hard, 28_500);
+        assert_eq!(hard, 29_200);
     }
 
     #[test]

@@ -239,6 +239,7 @@ fn turn_limit_is_honoured_on_every_move() {
     brain.send("INFO timeout_match 0");
     brain.send("INFO time_left 2147483647");
     let (_, slowest) = play_series(&mut brain, 20, 20, 7, &mut |_| {});
+    println!("timeout_turn 1000: slowest of 20 replies {slowest:?}");
     assert!(slowest <= bound, "slowest reply {slowest:?}");
     brain.finish();
 }
@@ -276,5 +277,6 @@ fn match_clock_is_never_overdrawn() {
             }
         }
     }
+    println!("match 5000 ms: 60 replies used {used:?}");
     brain.finish();
 }
