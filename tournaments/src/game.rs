@@ -170,7 +170,7 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
         Ok(b) => b,
         Err(e) => return (player, Some(e)),
     };
-    // START may allocate a large table, so it gets a full move's time, like a move would.
+    // START may allocate a large table: allow a full move (at least a second) plus tolerance.
     let patience = Duration::from_millis(s.timeout_turn_ms.max(1000) + s.tolerance_ms);
 
     brain.send(&Command::About);
