@@ -92,6 +92,9 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         }
         (j, recs)
     } else {
+        // A fresh run must not leave games or logs of an earlier run beside its own.
+        clear(&games_dir, "psq")?;
+        clear(&log_dir, "log")?;
         (Journal::create(&results)?, Vec::new())
     };
 
@@ -189,6 +192,20 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         summary,
         markdown,
     })
+}
+
+/// Removes the files with extension `ext` that a run writes into `dir` (and nothing else).
+fn clear(dir: &Path, ext: &str) -> Result<(), String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.extension().is_some_and(|x| x == ext) && path.is_file() {
+            std::fs::remove_file(&path)
+                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 fn progress(total: u64, visible: bool) -> ProgressBar {

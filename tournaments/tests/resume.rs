@@ -72,6 +72,17 @@ fn torn_results_are_repaired_and_finished_games_kept() {
     let again = run(&cfg, &dir, true);
     assert_eq!(again.records.len(), 8);
     assert_eq!(std::fs::read(&results).ok(), Some(before));
+
+    // A fresh run over a folder with more games than it plays leaves none of the old ones.
+    let mut small = cfg.clone();
+    small.openings.truncate(1);
+    let fresh = run(&small, &dir, false);
+    assert_eq!(fresh.records.len(), 2);
+    assert_eq!(read_records(&results).len(), 2);
+    let psqs = std::fs::read_dir(dir.join("out/games")).map_or(0, |d| d.count());
+    assert_eq!(psqs, 2);
+    let logs = std::fs::read_dir(dir.join("out/logs")).map_or(0, |d| d.count());
+    assert_eq!(logs, 4);
 }
 
 #[test]
