@@ -195,6 +195,14 @@ impl Brain {
         }
     }
 
+    /// The process's peak resident memory in KiB (`VmHWM` of `/proc/<pid>/status`); `None`
+    /// where there is no procfs. Read before `END`, while the process still exists.
+    pub fn peak_rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    }
+
     /// Sends `END` and closes stdin; call [`Brain::finish`] afterwards.
     pub fn send_end(&mut self) {
         self.send(&Command::End);

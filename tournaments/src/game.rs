@@ -125,6 +125,7 @@ pub fn play(setup: Setup<'_>) -> Played {
     let deadline = Instant::now() + END_GRACE;
     for p in sides.iter_mut() {
         if let Some(b) = p.brain.as_mut() {
+            p.report.peak_rss_kib = b.peak_rss_kib();
             b.send_end();
         }
     }

@@ -102,6 +102,10 @@ pub struct SideReport {
     pub skipped: usize,
     /// Its last table line, `None` when it printed none (`n/a` in reports).
     pub tt: Option<TtStats>,
+    /// Peak resident memory of the process at the end of the game, KiB (Linux only; the
+    /// `max_memory` sent is not enforced, this shows how close an engine came).
+    #[serde(default)]
+    pub peak_rss_kib: Option<u64>,
 }
 
 /// The outcome from black's point of view.

@@ -70,6 +70,8 @@ pub struct Summary {
     pub tt: Vec<TtSummary>,
     /// Games counted.
     pub games: usize,
+    /// Largest peak resident memory of each engine over its games, KiB (`None`: not measured).
+    pub peak_kib: Vec<Option<u64>>,
 }
 
 /// One engine's transposition-table figures over the games where it printed a table line.
@@ -85,6 +87,14 @@ pub struct TtSummary {
     pub probes: u64,
     /// Total collisions.
     pub collisions: u64,
+}
+
+/// Largest peak resident memory over an engine's games, KiB.
+fn peak_memory(records: &[GameRecord], name: &str) -> Option<u64> {
+    records
+        .iter()
+        .filter_map(|r| r.side_of(name).and_then(|side| r.side(side).peak_rss_kib))
+        .max()
 }
 
 impl Summary {
@@ -147,7 +157,9 @@ impl Summary {
             f.sort();
         }
         reasons.sort();
+        let peak_kib = engines.iter().map(|e| peak_memory(records, e)).collect();
         Summary {
+            peak_kib,
             engines: engines.to_vec(),
             tally,
             pair,
@@ -267,21 +279,29 @@ impl Summary {
         let _ = writeln!(s, "\n## Transposition table\n");
         let _ = writeln!(
             s,
-            "From each engine's last `MESSAGE tt …` line of every game (counters since `START`).\n"
+            "From each engine's last `MESSAGE tt …` line of every game (counters since `START`); \
+             peak memory is the largest resident set of the engine process at the end of a game.\n"
         );
         let _ = writeln!(
             s,
-            "| engine | games with tt | mean hit rate | pooled hit rate | probes | collisions |"
+            "| engine | games with tt | mean hit rate | pooled hit rate | probes | collisions | peak memory |"
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
         for &i in &order {
             let t = self.tt[i];
+            let peak = self.peak_kib[i].map_or("n/a".to_string(), |k| {
+                format!("{:.1} MiB", k as f64 / 1024.0)
+            });
             if t.games == 0 {
-                let _ = writeln!(s, "| {} | 0 | n/a | n/a | n/a | n/a |", self.engines[i]);
+                let _ = writeln!(
+                    s,
+                    "| {} | 0 | n/a | n/a | n/a | n/a | {peak} |",
+                    self.engines[i]
+                );
             } else {
                 let _ = writeln!(
                     s,
-                    "| {} | {} | {:.1}% | {:.1}% | {} | {} |",
+                    "| {} | {} | {:.1}% | {:.1}% | {} | {} | {peak} |",
                     self.engines[i],
                     t.games,
                     t.mean_hit_rate,
