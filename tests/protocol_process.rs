@@ -280,3 +280,38 @@ fn match_clock_is_never_overdrawn() {
     println!("match 5000 ms: 60 replies used {used:?}");
     brain.finish();
 }
+
+/// Resident memory of a process in KiB, from `/proc` (Linux only).
+#[cfg(target_os = "linux")]
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .expect("VmRSS line")
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn megabyte_lines_do_not_grow_memory() {
+    // Case 12: each 1 MiB line earns one UNKNOWN; the process grows by less than 16 MiB.
+    let mut brain = Brain::spawn();
+    brain.expect_ok("START 15");
+    let before = rss_kib(brain.child.id());
+    let long = "A".repeat(1 << 20);
+    for _ in 0..16 {
+        brain.send(&long);
+        let reply = brain.line();
+        assert!(reply.starts_with("UNKNOWN "), "{reply}");
+    }
+    let after = rss_kib(brain.child.id());
+    println!("16 lines of 1 MiB: RSS {before} KiB -> {after} KiB");
+    assert!(
+        after < before + 16 * 1024,
+        "RSS {before} KiB -> {after} KiB"
+    );
+    brain.expect_ok("START 15");
+    brain.finish();
+}
