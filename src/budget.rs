@@ -49,6 +49,15 @@ impl Budget {
         self.stopped
     }
 
+    /// Move the deadline (to a later or earlier point) and resume if time was the only
+    /// reason to stop.
+    pub fn extend_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        if self.nodes < self.node_limit {
+            self.stopped = deadline.is_some_and(|d| Instant::now() >= d);
+        }
+    }
+
     /// A sub-budget of at most `nodes` more nodes within the same deadline.
     pub fn child(&self, nodes: u64, deadline: Option<Instant>) -> Budget {
         let deadline = match (self.deadline, deadline) {

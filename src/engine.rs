@@ -11,6 +11,9 @@ use std::time::Duration;
 /// Default whole-process memory budget when the manager sends none (Gomocup's 350 MiB).
 pub const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
 
+/// Largest table the engine builds from a memory budget.
+pub const MAX_TT_BYTES: u64 = 1 << 30;
+
 /// Engine switches that tournaments compare (`--tt-mb`, `--no-checksum`).
 #[derive(Clone, Copy, Debug)]
 pub struct EngineConfig {
@@ -18,6 +21,8 @@ pub struct EngineConfig {
     pub tt_bytes: Option<usize>,
     /// Compare the check word on probes (off = hash word only, for ablation).
     pub use_checksum: bool,
+    /// Play the statically best move without searching: the one-ply baseline opponent.
+    pub greedy: bool,
 }
 
 impl Default for EngineConfig {
@@ -25,6 +30,7 @@ impl Default for EngineConfig {
         EngineConfig {
             tt_bytes: None,
             use_checksum: true,
+            greedy: false,
         }
     }
 }
@@ -55,6 +61,8 @@ pub struct Engine {
     memory: u64,
     tt: Option<TranspositionTable>,
     stats: TtStats,
+    /// The table holds entries from another board size or rule.
+    stale: bool,
 }
 
 impl Engine {
@@ -67,6 +75,7 @@ impl Engine {
             memory: DEFAULT_MEMORY,
             tt: None,
             stats: TtStats::default(),
+            stale: false,
         }
     }
 
@@ -77,9 +86,15 @@ impl Engine {
 
     /// Start a new game (table statistics restart too).
     pub fn new_game(&mut self, size: usize, rule: Rule) -> Result<(), BoardError> {
+        // Keys do not encode the board size or the rule, so entries from another size or rule
+        // would lie; within the same ones an entry stays true for its position across games.
+        // Clearing a full table takes tens of milliseconds, so it is left to the first search
+        // rather than done here, where START must answer at once.
+        if size != self.board.size() || rule != self.board.rule() {
+            self.stale = true;
+        }
         self.board = Board::new(size, rule)?;
         if let Some(tt) = self.tt.as_mut() {
-            tt.clear();
             tt.reset_stats();
         }
         self.stats.reset();
@@ -141,7 +156,9 @@ impl Engine {
         // Leave room for the binary, the pattern tables, stacks and allocator slack
         // (PROTOCOL.md 3.4: tables at most 60-70 % of the budget minus the static part).
         let usable = total.saturating_sub(24 * 1024 * 1024) * 13 / 20;
-        usable.max(1024 * 1024) as usize
+        // Beyond 1 GiB the table stops paying at Gomocup time controls while its first-touch
+        // cost and resident size keep growing.
+        usable.clamp(1 << 20, MAX_TT_BYTES) as usize
     }
 
     /// Choose a move for the side to move within `limits`. Returns `Pos::NONE` only on a full
@@ -149,12 +166,19 @@ impl Engine {
     pub fn think(&mut self, limits: &Limits) -> SearchResult {
         if self.tt.is_none() {
             self.tt = Some(TranspositionTable::with_bytes(self.tt_bytes()));
+            self.stale = false;
+        }
+        if self.config.greedy {
+            return crate::root::greedy(&self.board, limits);
         }
         let checksum = self.config.use_checksum;
         let (board, tt) = match self.tt.as_mut() {
             Some(tt) => (&mut self.board, tt),
             None => unreachable!("table allocated above"),
         };
+        if std::mem::take(&mut self.stale) {
+            tt.clear();
+        }
         tt.new_search();
         think(board, tt, limits, checksum)
     }

@@ -50,6 +50,21 @@ fn first_empty(board: &Board) -> Option<Pos> {
         .find(|&p| board.is_empty(p))
 }
 
+/// The one-ply baseline: make five, block five, else the best cell by the static ordering
+/// (own threat, blocked threat, shape values), with no search at all.
+pub fn greedy(board: &Board, limits: &Limits) -> SearchResult {
+    let best = fallback(board);
+    SearchResult {
+        best,
+        score: 0,
+        depth: 1,
+        seldepth: 1,
+        nodes: 1,
+        elapsed: limits.start.elapsed(),
+        pv: vec![best],
+    }
+}
+
 /// Think about the side to move's move in `board` (restored on return).
 pub fn think(
     board: &mut Board,
@@ -91,7 +106,9 @@ pub fn think(
 
     // Our own threat wins first: cheap to try, decisive when found.
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
-    let mut budget = Budget::new(node_limit, hard);
+    // The alpha-beta gets 70 % of the hard cap; the rest is kept for the safety net.
+    let search_end = deadline(start, limits.hard * 7 / 10);
+    let mut budget = Budget::new(node_limit, search_end);
     let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
         let mut vcf_budget = budget.child(2_000_000, threat_end);
@@ -131,7 +148,65 @@ pub fn think(
 
     let mut search = Search::new(board, tt, budget, checksum);
     deepen(&mut search, limits, max_depth, &mut result);
+    safety_net(&mut search, limits, max_depth, &mut result);
     finish(result)
+}
+
+/// Root moves re-checked against an opponent VCT at most this many times per move.
+const SAFETY_TRIES: usize = 6;
+
+/// The alpha-beta sees a few plies; an opponent's VCT can be much longer. Before playing,
+/// check that the chosen move does not leave the opponent a VCT; if it does, exclude it
+/// and search again with the time left (AIWine's `delVctLose`/`checkOppVct` idea, applied
+/// to the move about to be played).
+fn safety_net(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut SearchResult) {
+    if result.score <= -WIN_BOUND || result.score >= WIN_BOUND {
+        return;
+    }
+    let start = limits.start;
+    let hard = deadline(start, limits.hard);
+    for _ in 0..SAFETY_TRIES {
+        let m = result.best;
+        if !m.is_some() || !search.board.is_empty(m) {
+            return;
+        }
+        let remaining = limits.hard.saturating_sub(start.elapsed());
+        if remaining < limits.hard / 10 {
+            return;
+        }
+        let check_end = Instant::now().checked_add(remaining / 3).min(hard).or(hard);
+        search.board.play(m);
+        let mut budget = search.budget.child(2_000_000, check_end);
+        let loses = ThreatSearch {
+            board: search.board,
+            tt: search.tt,
+            budget: &mut budget,
+            checksum: search.checksum,
+        }
+        .vct(ROOT_VCT_DEPTH)
+        .is_some();
+        search.board.undo().ok();
+        search.budget.nodes += budget.nodes;
+        if !loses {
+            return;
+        }
+        search.excluded.push(m);
+        let before = result.clone();
+        // The re-search may use what is left of the hard cap, less a share for its own check.
+        search
+            .budget
+            .extend_deadline(deadline(start, limits.hard * 17 / 20));
+        *result = SearchResult {
+            best: Pos::NONE,
+            ..before.clone()
+        };
+        deepen(search, limits, max_depth, result);
+        if !result.best.is_some() || search.excluded.contains(&result.best) {
+            // No other move survived the re-search in time: play the original choice.
+            *result = before;
+            return;
+        }
+    }
 }
 
 /// Iterative deepening with aspiration windows; fills `result` from each completed

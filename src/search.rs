@@ -57,6 +57,8 @@ pub struct Search<'a> {
     /// Deepest ply visited.
     pub seldepth: i32,
     pv: Vec<Vec<Pos>>,
+    /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
+    pub excluded: Vec<Pos>,
 }
 
 impl<'a> Search<'a> {
@@ -76,6 +78,7 @@ impl<'a> Search<'a> {
             history: Box::new([[0; NUM_CELLS]; 2]),
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
+            excluded: Vec::new(),
         }
     }
 
@@ -184,7 +187,7 @@ impl<'a> Search<'a> {
             return static_eval;
         }
 
-        let moves = match kind {
+        let mut moves = match kind {
             NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
             NodeKind::Lost => {
                 // At the root, still pick a move: block one of the fives.
@@ -193,6 +196,17 @@ impl<'a> Search<'a> {
             NodeKind::Defend => defences(self.board),
             _ => self.board.candidates(),
         };
+        if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
+            let excluded = &self.excluded;
+            let kept: MoveList = moves
+                .iter()
+                .copied()
+                .filter(|m| !excluded.contains(m))
+                .collect();
+            if !kept.is_empty() {
+                moves = kept;
+            }
+        }
         if moves.is_empty() {
             return static_eval;
         }

@@ -8,6 +8,7 @@ fn bench_node_counts_are_deterministic() {
     let config = EngineConfig {
         tt_bytes: Some(8 << 20),
         use_checksum: true,
+        greedy: false,
     };
     let a = run_suite(4, config);
     let b = run_suite(4, config);

@@ -29,6 +29,9 @@ struct Cli {
     /// Compare the hash word only on table probes (ablation).
     #[arg(long)]
     no_checksum: bool,
+    /// Play the one-ply greedy baseline instead of searching (for tournaments).
+    #[arg(long)]
+    greedy: bool,
     #[command(subcommand)]
     action: Option<Action>,
 }
@@ -68,6 +71,7 @@ fn main() -> ExitCode {
     let config = EngineConfig {
         tt_bytes: cli.tt_mb.map(|mb| mb.saturating_mul(1 << 20)),
         use_checksum: !cli.no_checksum,
+        greedy: cli.greedy,
     };
     if let Some(Action::Bench { depth }) = cli.action {
         let mut out = io::stdout().lock();
