@@ -50,6 +50,74 @@ fn node(r: u64) -> BoardNode {
     }
 }
 
+/// The machine's own memory figures for a 64 MiB buffer, to read the table's against: a
+/// dependent pointer chase (latency of one random load) and independent random loads
+/// (throughput when the CPU can overlap them).
+fn memory(c: &mut Criterion) {
+    let n = BYTES / 8;
+    // One random cycle through all words (Sattolo), so the chase visits every line.
+    let mut next: Vec<u64> = (0..n as u64).collect();
+    let mut s = 5u64;
+    for i in (1..n).rev() {
+        let j = (splitmix(&mut s) % i as u64) as usize;
+        next.swap(i, j);
+    }
+    let mut g = c.benchmark_group("memory_64MiB");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(10);
+    let mut at = 0usize;
+    g.bench_function("dependent_load", |b| {
+        b.iter(|| {
+            at = next[at] as usize;
+            at
+        })
+    });
+    let mut s = 9u64;
+    g.bench_function("independent_load", |b| {
+        b.iter(|| next[(splitmix(&mut s) % n as u64) as usize])
+    });
+    g.finish();
+}
+
+/// The hashers' own cost, without the memory system in the way: probes of a 256 KiB table
+/// (cache resident) at 50 % fill, and the bare hash function.
+fn hashers(c: &mut Criterion) {
+    let mut g = c.benchmark_group("hasher");
+    g.warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .sample_size(20);
+    for hasher in KeyHasher::ALL {
+        let mut table = TranspositionTable::with_config(256 << 10, Policy::default(), hasher);
+        let n = table.capacity() / 2;
+        let stored = keys(1, n);
+        for (i, &k) in stored.iter().enumerate() {
+            table.store(k, node(k.check ^ i as u64));
+        }
+        let absent = keys(2, 4096);
+        let probes: Vec<MultiKey> = (0..4096)
+            .map(|i| if i % 2 == 0 { stored[i % n] } else { absent[i] })
+            .collect();
+        let mut i = 0;
+        g.bench_function(format!("probe_256KiB_50%/{}", hasher.name()), |b| {
+            b.iter(|| {
+                let k = probes[i & 4095];
+                i += 1;
+                table.probe(k, 4, -100, 100)
+            })
+        });
+    }
+    let ahash = ahash::RandomState::with_seeds(1, 2, 3, 4);
+    let mut x = 0x1234_5678_9ABC_DEF0u64;
+    g.bench_function("hash_only/ahash", |b| {
+        b.iter(|| {
+            x = ahash.hash_one(black_box(x));
+            x
+        })
+    });
+    g.finish();
+}
+
 /// Probe and store figures at 50 % and 100 % fill for each tag width (default policy and
 /// hasher): the trade-off between stray entry reads and replacement candidates.
 fn tags(c: &mut Criterion) {
@@ -200,5 +268,5 @@ fn tt(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, tt, tags);
+criterion_group!(benches, memory, hashers, tt, tags);
 criterion_main!(benches);
