@@ -24,7 +24,7 @@
 //!
 //! # Memory
 //!
-//! An entry ([`Slot`](slot)) is 24 bytes: both key words (needed in full, since entries move
+//! An entry (`Slot`) is 24 bytes: both key words (needed in full, since entries move
 //! along hashbrown's probe sequence and equality compares both words) plus the node
 //! packed into 8 bytes (i16 score, i8 depth, u16 move, bound and 6-bit generation in one
 //! byte). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
@@ -55,20 +55,24 @@ const MIN_BUCKETS: usize = 16;
 
 /// Bytes hashbrown allocates for `buckets` buckets of `Slot`: the entries (rounded up to
 /// the control bytes' 16-byte alignment), one control byte per bucket, and one trailing
-/// group of 16 control bytes.
-const fn allocation_for(buckets: usize) -> usize {
-    let data = (buckets * std::mem::size_of::<Slot>()).div_ceil(16) * 16;
-    data + buckets + 16
+/// group of 16 control bytes. `None` if that overflows (a budget from `INFO max_memory`
+/// can be anything).
+fn allocation_for(buckets: usize) -> Option<usize> {
+    let data = buckets
+        .checked_mul(std::mem::size_of::<Slot>())?
+        .checked_next_multiple_of(16)?;
+    data.checked_add(buckets)?.checked_add(16)
 }
 
 /// The largest power-of-two bucket count whose allocation fits `bytes`, or 0.
 fn buckets_for(bytes: usize) -> usize {
-    if bytes < allocation_for(MIN_BUCKETS) {
+    let fits = |b: usize| allocation_for(b).is_some_and(|a| a <= bytes);
+    if !fits(MIN_BUCKETS) {
         return 0;
     }
     let mut buckets = MIN_BUCKETS;
     while let Some(next) = buckets.checked_mul(2) {
-        if allocation_for(next) > bytes {
+        if !fits(next) {
             break;
         }
         buckets = next;
@@ -143,20 +147,31 @@ impl TranspositionTable {
         hasher: KeyHasher,
         tag_bits: u32,
     ) -> TranspositionTable {
-        let buckets = buckets_for(bytes);
-        let capacity = buckets / 8 * 7;
-        let table = if capacity == 0 {
-            HashTable::new()
+        let mixer = Mixer::new(hasher, tag_bits);
+        let mut table = HashTable::new();
+        // The budget comes from the manager: if the system refuses that much memory, halve
+        // the table rather than abort (a fallible reservation, unlike `with_capacity`).
+        let mut buckets = buckets_for(bytes);
+        while buckets >= MIN_BUCKETS {
+            if table
+                .try_reserve(buckets / 8 * 7, |s: &Slot| mixer.hash(s.hash))
+                .is_ok()
+            {
+                break;
+            }
+            buckets /= 2;
+        }
+        // hashbrown sizes a reservation of 7/8 · 2^k to exactly 2^k buckets; trust but verify.
+        let capacity = if buckets >= MIN_BUCKETS {
+            (buckets / 8 * 7).min(table.capacity())
         } else {
-            HashTable::with_capacity(capacity)
+            0
         };
-        // hashbrown sizes `with_capacity(7/8 · 2^k)` to exactly 2^k buckets; trust but verify.
-        let capacity = capacity.min(table.capacity());
         TranspositionTable {
             table,
             capacity,
             budget: bytes,
-            mixer: Mixer::new(hasher, tag_bits),
+            mixer,
             policy,
             generation: 0,
             stats: TtStats::default(),
@@ -341,16 +356,26 @@ mod tests {
 
     #[test]
     fn sizing_fits_budget() {
+        let min = allocation_for(16).unwrap_or(0);
+        assert_eq!(min, 16 * 25 + 16);
         assert_eq!(buckets_for(0), 0);
-        assert_eq!(buckets_for(allocation_for(16) - 1), 0);
-        assert_eq!(buckets_for(allocation_for(16)), 16);
+        assert_eq!(buckets_for(min - 1), 0);
+        assert_eq!(buckets_for(min), 16);
+        // Absurd budgets size without overflow; the largest fitting power of two.
+        let huge = buckets_for(usize::MAX);
+        assert!(huge.is_power_of_two());
+        assert!(allocation_for(huge * 2).is_none());
         let mib64 = 64 << 20;
         assert_eq!(buckets_for(mib64), 1 << 21);
         for bytes in [1000, 4096, 1 << 20, 3 << 20] {
             let t = TranspositionTable::with_bytes(bytes);
             assert!(t.allocated_bytes() <= bytes, "{bytes}");
-            assert!(t.allocated_bytes() * 2 > bytes.saturating_sub(allocation_for(16)));
-            assert_eq!(t.allocated_bytes(), allocation_for(t.capacity() / 7 * 8));
+            assert!(t.allocated_bytes() * 2 > bytes.saturating_sub(min));
+            assert_eq!(
+                Some(t.allocated_bytes()),
+                allocation_for(t.capacity() / 7 * 8)
+            );
+            assert_eq!(t.capacity(), t.table.capacity());
         }
     }
 }
