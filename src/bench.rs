@@ -18,7 +18,7 @@ pub const DEFAULT_DEPTH: i32 = 8;
 pub const DEFAULT_TT_BYTES: usize = 64 << 20;
 
 /// The suite: (board size, moves in `pos` notation, black first). The four freestyle
-/// positions of Rapfi's benchmark set, then 20x20 openings and early middlegames.
+/// positions of Rapfi's benchmark set, then 20x20 openings and middlegames.
 pub const SUITE: &[(usize, &str)] = &[
     (15, "h8g7f6g8g9"),
     (15, "h2h5h4f6"),
@@ -28,8 +28,19 @@ pub const SUITE: &[(usize, &str)] = &[
     (20, "l5m5n7k6n6j6k5o9i2l6"),
     (20, "p11p12o14q10o12n9p14n14n8"),
     (20, "h4f6g7i7e6g3e7f3i1e3"),
-    (20, "j10k12j13k13i11l12h12k9k11m11n10n12"),
-    (20, "j10k12j13k13i11l12h12k9k11m11n10n12l10m12j12"),
+    // Middlegames: balanced openings played on by Wuzi itself at depth 5 (25-28 stones).
+    (
+        20,
+        "p17r16p13q13r13r15n13p15o15o16p16n14o11p10p11q12o12q10q11n11o13o14r10r11m11",
+    ),
+    (
+        20,
+        "h4f6g7i7e6g3e7f3i1e3d3d7d5e9g8f7f9g6h5h6f4j5e10d11i6h7d4d1",
+    ),
+    (
+        20,
+        "r9p13r10p12s10s9q10p10p14q8p11o12q12n11m10o10r7m12p9r11r6r8s8t7q11n12l12o11",
+    ),
 ];
 
 /// Parse `pos` notation (column letter from `a`, row number from 1) into cells.

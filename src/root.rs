@@ -106,8 +106,8 @@ pub fn think(
 
     // Our own threat wins first: cheap to try, decisive when found.
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
-    // The alpha-beta gets 70 % of the hard cap; the rest is kept for the safety net.
-    let search_end = deadline(start, limits.hard * 7 / 10);
+    // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
+    let search_end = deadline(start, limits.hard * 4 / 5);
     let mut budget = Budget::new(node_limit, search_end);
     let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
@@ -237,6 +237,16 @@ pub fn deepen(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
             }
         };
         if search.budget.stopped() {
+            // The root keeps in its PV only moves whose search finished; such a move beat
+            // the window of an iteration deeper than the last complete one, so prefer it.
+            let pv = search.pv().to_vec();
+            if let Some(&m) = pv.first() {
+                if search.board.is_empty(m) && score > -WIN_BOUND && depth > 1 {
+                    result.best = m;
+                    result.pv = pv;
+                    result.score = score;
+                }
+            }
             break;
         }
         let pv = search.pv().to_vec();
@@ -254,7 +264,7 @@ pub fn deepen(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
         if score.abs() >= WIN_BOUND && depth >= 4 {
             break;
         }
-        if start.elapsed() * 3 > limits.soft {
+        if start.elapsed() * 2 > limits.soft {
             break;
         }
     }

@@ -15,6 +15,17 @@ use smallvec::SmallVec;
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
+/// Late-move reductions by depth and move number: ln(d)·ln(i)/1.6, rounded.
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((d as f64).ln() * (i as f64).ln() / 1.6).round() as i32;
+        }
+    }
+    t
+});
+
 /// Fours a horizon VCF may chain.
 const QVCF_FOURS: i32 = 12;
 
@@ -223,26 +234,32 @@ impl<'a> Search<'a> {
                 .unwrap_or(i);
             scored.swap(i, pick);
             let m = scored[i].1;
-            // Late-move pruning in quiet nodes: the ordering put the useful moves first.
-            if quiet_node && ply > 0 && i >= 4 + (depth * depth) as usize * 2 && best > -WIN_BOUND {
-                break;
-            }
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
+            if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
+                // Late-move pruning: the ordering put the useful moves first.
+                if i >= 3 + (depth * depth) as usize * 2 {
+                    break;
+                }
+                // A move that builds nothing and blocks nothing is not worth a shallow look.
+                if depth <= 3 && own_class == Pattern4::None && opp_class == Pattern4::None {
+                    continue;
+                }
+            }
             self.board.play(m);
             let mut score;
             if i == 0 {
                 score = -self.pvs(-beta, -alpha, depth - 1, ply + 1, is_pv);
             } else {
                 let mut r = 0;
-                if depth >= 3
-                    && i >= 3
+                if depth >= 2
+                    && i >= 2
                     && quiet_node
                     && own_class < Pattern4::HFlex3
                     && opp_class < Pattern4::HFlex3
                 {
-                    r = 1 + (i >= 10) as i32 + (depth >= 6 && i >= 20) as i32;
-                    r = r.min(depth - 2);
+                    r = LMR[depth.min(63) as usize][i.min(63)] - is_pv as i32;
+                    r = r.clamp(0, depth - 1);
                 }
                 score = -self.pvs(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
                 if score > alpha && r > 0 {
