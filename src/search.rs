@@ -70,6 +70,7 @@ pub struct Search<'a> {
     pv: Vec<Vec<Pos>>,
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
     pub excluded: Vec<Pos>,
+    root_depth: i32,
 }
 
 impl<'a> Search<'a> {
@@ -90,6 +91,7 @@ impl<'a> Search<'a> {
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
+            root_depth: 1,
         }
     }
 
@@ -109,6 +111,7 @@ impl<'a> Search<'a> {
 
     /// One full-width search of the root to `depth` in the window (alpha, beta).
     pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.root_depth = depth;
         self.pvs(alpha, beta, depth, 0, true)
     }
 
@@ -168,9 +171,18 @@ impl<'a> Search<'a> {
         if matches!(kind, NodeKind::BlockFive(_)) {
             depth += 1;
         }
-        // An opponent's open three at the horizon is not quiet: look one move further.
-        if depth <= 0 && kind == NodeKind::Defend && ply < 48 {
-            depth = 1;
+        // Answering an open three is nearly forced: when there are only a few answers, it
+        // costs no depth (within twice the root depth, so threat chains end), and at the
+        // horizon it is never left unanswered.
+        let defence_moves = if kind == NodeKind::Defend {
+            Some(defences(self.board))
+        } else {
+            None
+        };
+        if let Some(d) = &defence_moves {
+            if (d.len() <= 4 && ply < 2 * self.root_depth) || (depth <= 0 && ply < 48) {
+                depth = depth.max(0) + 1;
+            }
         }
         if depth <= 0 {
             return self.quiesce(beta, ply);
@@ -204,7 +216,7 @@ impl<'a> Search<'a> {
                 // At the root, still pick a move: block one of the fives.
                 crate::movegen::five_cells(self.board, opp, 1)
             }
-            NodeKind::Defend => defences(self.board),
+            NodeKind::Defend => defence_moves.unwrap_or_default(),
             _ => self.board.candidates(),
         };
         if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
