@@ -28,13 +28,15 @@
 //! along hashbrown's probe sequence and equality compares both words) plus the node
 //! packed into 8 bytes (i16 score, i8 depth, u16 move, bound and 6-bit generation in one
 //! byte). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
-//! most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6 bytes; the
-//! power-of-two bucket count means a budget is used between 50 % and 100 %
-//! ([`TranspositionTable::allocated_bytes`] says how much).
+//! most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6 bytes. hashbrown's
+//! power-of-two bucket counts would leave up to half a budget unused, so the budget is
+//! split into up to three shards (see `shards`), which use more than 7/8 of any budget
+//! of a MiB or more ([`TranspositionTable::allocated_bytes`] says how much).
 
 mod hasher;
 mod node;
 mod policy;
+mod shards;
 mod slot;
 mod stats;
 
@@ -45,44 +47,14 @@ pub use stats::TtStats;
 
 use crate::types::{Depth, Score};
 use crate::zobrist::MultiKey;
-use hashbrown::HashTable;
 use hasher::Mixer;
 use policy::WAYS;
+use shards::Shards;
 use slot::{Slot, GENERATIONS};
-
-/// Fewest buckets worth allocating; smaller budgets mean no table.
-const MIN_BUCKETS: usize = 16;
-
-/// Bytes hashbrown allocates for `buckets` buckets of `Slot`: the entries (rounded up to
-/// the control bytes' 16-byte alignment), one control byte per bucket, and one trailing
-/// group of 16 control bytes. `None` if that overflows (a budget from `INFO max_memory`
-/// can be anything).
-fn allocation_for(buckets: usize) -> Option<usize> {
-    let data = buckets
-        .checked_mul(std::mem::size_of::<Slot>())?
-        .checked_next_multiple_of(16)?;
-    data.checked_add(buckets)?.checked_add(16)
-}
-
-/// The largest power-of-two bucket count whose allocation fits `bytes`, or 0.
-fn buckets_for(bytes: usize) -> usize {
-    let fits = |b: usize| allocation_for(b).is_some_and(|a| a <= bytes);
-    if !fits(MIN_BUCKETS) {
-        return 0;
-    }
-    let mut buckets = MIN_BUCKETS;
-    while let Some(next) = buckets.checked_mul(2) {
-        if !fits(next) {
-            break;
-        }
-        buckets = next;
-    }
-    buckets
-}
 
 /// The transposition table.
 pub struct TranspositionTable {
-    table: HashTable<Slot>,
+    shards: Shards,
     /// Usable entries (7/8 of the buckets); 0 means no table.
     capacity: usize,
     budget: usize,
@@ -95,7 +67,7 @@ pub struct TranspositionTable {
 impl Clone for TranspositionTable {
     fn clone(&self) -> Self {
         TranspositionTable {
-            table: self.table.clone(),
+            shards: self.shards.clone(),
             capacity: self.capacity,
             budget: self.budget,
             mixer: self.mixer.clone(),
@@ -108,7 +80,7 @@ impl Clone for TranspositionTable {
     /// Reuses this table's allocation when the sizes match (one `memcpy`), which is how the
     /// benches put a filled table back without refilling it.
     fn clone_from(&mut self, source: &Self) {
-        self.table.clone_from(&source.table);
+        self.shards.clone_from(&source.shards);
         self.capacity = source.capacity;
         self.budget = source.budget;
         self.mixer = source.mixer.clone();
@@ -148,28 +120,10 @@ impl TranspositionTable {
         tag_bits: u32,
     ) -> TranspositionTable {
         let mixer = Mixer::new(hasher, tag_bits);
-        let mut table = HashTable::new();
-        // The budget comes from the manager: if the system refuses that much memory, halve
-        // the table rather than abort (a fallible reservation, unlike `with_capacity`).
-        let mut buckets = buckets_for(bytes);
-        while buckets >= MIN_BUCKETS {
-            if table
-                .try_reserve(buckets / 8 * 7, |s: &Slot| mixer.hash(s.hash))
-                .is_ok()
-            {
-                break;
-            }
-            buckets /= 2;
-        }
-        // hashbrown sizes a reservation of 7/8 · 2^k to exactly 2^k buckets; trust but verify.
-        let capacity = if buckets >= MIN_BUCKETS {
-            (buckets / 8 * 7).min(table.capacity())
-        } else {
-            0
-        };
+        let shards = Shards::allocate(bytes, &mixer);
         TranspositionTable {
-            table,
-            capacity,
+            capacity: shards.capacity(),
+            shards,
             budget: bytes,
             mixer,
             policy,
@@ -190,7 +144,7 @@ impl TranspositionTable {
         }
         let h = self.mixer.hash(key.hash);
         let mut collisions = 0;
-        let found = self.table.find_mut(h, |s| {
+        let found = self.shards.pick(h).find_mut(h, |s| {
             if s.hash != key.hash {
                 return false;
             }
@@ -231,12 +185,13 @@ impl TranspositionTable {
         let generation = self.generation;
         let policy = self.policy;
         // Room without reserving: inserting can then never rehash or reallocate.
-        let room = self.table.len() < self.table.capacity();
+        let table = self.shards.pick(h);
+        let room = table.len() < table.capacity();
         let mut fresh = Slot::new(key, &node, generation);
         let mut victim: Option<&mut Slot> = None;
         let mut victim_worth = i32::MAX;
         let mut weighed = 0;
-        for slot in self.table.iter_hash_mut(h) {
+        for slot in table.iter_hash_mut(h) {
             if slot.is(key) {
                 if policy.update(slot, &node, generation) {
                     if !node.best_move.is_some() {
@@ -266,7 +221,7 @@ impl TranspositionTable {
         }
         if room {
             let mixer = &self.mixer;
-            self.table.insert_unique(h, fresh, |s| mixer.hash(s.hash));
+            table.insert_unique(h, fresh, |s| mixer.hash(s.hash));
             return;
         }
         match victim {
@@ -286,7 +241,7 @@ impl TranspositionTable {
 
     /// Forget every entry, keeping the allocation (statistics stay).
     pub fn clear(&mut self) {
-        self.table.clear();
+        self.shards.clear();
     }
 
     /// The counters.
@@ -301,12 +256,12 @@ impl TranspositionTable {
 
     /// Entries stored.
     pub fn len(&self) -> usize {
-        self.table.len()
+        self.shards.len()
     }
 
     /// Whether no entry is stored.
     pub fn is_empty(&self) -> bool {
-        self.table.is_empty()
+        self.shards.len() == 0
     }
 
     /// Most entries the table will ever hold (0 = no table).
@@ -317,7 +272,7 @@ impl TranspositionTable {
     /// Bytes of the one allocation (entries plus hashbrown's control bytes); never changes
     /// after construction and never exceeds the budget.
     pub fn allocated_bytes(&self) -> usize {
-        self.table.allocation_size()
+        self.shards.allocation_size()
     }
 
     /// The byte budget the table was built for.
@@ -355,27 +310,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn sizing_fits_budget() {
-        let min = allocation_for(16).unwrap_or(0);
-        assert_eq!(min, 16 * 25 + 16);
-        assert_eq!(buckets_for(0), 0);
-        assert_eq!(buckets_for(min - 1), 0);
-        assert_eq!(buckets_for(min), 16);
-        // Absurd budgets size without overflow; the largest fitting power of two.
-        let huge = buckets_for(usize::MAX);
-        assert!(huge.is_power_of_two());
-        assert!(allocation_for(huge * 2).is_none());
-        let mib64 = 64 << 20;
-        assert_eq!(buckets_for(mib64), 1 << 21);
-        for bytes in [1000, 4096, 1 << 20, 3 << 20] {
+    fn budgets_are_kept_and_mostly_used() {
+        for bytes in [0, 1000, 4096, 1 << 20, 3 << 20, 5 << 20] {
             let t = TranspositionTable::with_bytes(bytes);
             assert!(t.allocated_bytes() <= bytes, "{bytes}");
-            assert!(t.allocated_bytes() * 2 > bytes.saturating_sub(min));
-            assert_eq!(
-                Some(t.allocated_bytes()),
-                allocation_for(t.capacity() / 7 * 8)
-            );
-            assert_eq!(t.capacity(), t.table.capacity());
+            if bytes >= 1 << 20 {
+                assert!(t.allocated_bytes() * 8 > bytes * 7, "{bytes}");
+            }
+            assert_eq!(t.capacity(), t.shards.capacity());
+            assert_eq!(t.capacity() == 0, bytes < 416);
         }
     }
 }

@@ -1,0 +1,185 @@
+//! Up to three hashbrown tables that share one byte budget.
+//!
+//! hashbrown tables come in power-of-two bucket counts, so one table can use as little as
+//! half of a budget (350 MiB would get a 200 MiB table). Filling the rest with the next
+//! smaller powers of two uses at least 7/8 of it. Each key belongs to one shard, chosen
+//! with probability proportional to the shard's size from hash bits that hashbrown does not
+//! use for placement (bits 24..56, below the tag and above any index of up to 2^24
+//! buckets), so every shard fills at the same rate.
+
+use super::hasher::Mixer;
+use super::slot::Slot;
+use hashbrown::HashTable;
+
+/// Most shards: 1 + 1/2 + 1/4 of a budget's top power of two.
+const MAX_SHARDS: usize = 3;
+
+/// Fewest buckets worth allocating for the first shard; smaller budgets mean no table.
+pub(crate) const MIN_BUCKETS: usize = 16;
+
+/// Bytes hashbrown allocates for `buckets` buckets of `Slot`: the entries (rounded up to
+/// the control bytes' 16-byte alignment), one control byte per bucket, and one trailing
+/// group of 16 control bytes. `None` if that overflows (a budget from `INFO max_memory`
+/// can be anything).
+pub(crate) fn allocation_for(buckets: usize) -> Option<usize> {
+    let data = buckets
+        .checked_mul(std::mem::size_of::<Slot>())?
+        .checked_next_multiple_of(16)?;
+    data.checked_add(buckets)?.checked_add(16)
+}
+
+/// The largest power-of-two bucket count whose allocation fits `bytes`, or 0.
+pub(crate) fn buckets_for(bytes: usize) -> usize {
+    let fits = |b: usize| allocation_for(b).is_some_and(|a| a <= bytes);
+    if !fits(MIN_BUCKETS) {
+        return 0;
+    }
+    let mut buckets = MIN_BUCKETS;
+    while let Some(next) = buckets.checked_mul(2) {
+        if !fits(next) {
+            break;
+        }
+        buckets = next;
+    }
+    buckets
+}
+
+/// The shards and where each one's share of the 32-bit selector range ends.
+#[derive(Clone, Default)]
+pub(crate) struct Shards {
+    tables: Vec<HashTable<Slot>>,
+    /// Cumulative bucket counts: shard `i` takes selectors below `ends[i]`.
+    ends: [u64; MAX_SHARDS],
+    /// Total buckets.
+    total: u64,
+}
+
+impl Shards {
+    /// Shards whose allocations together fit `bytes`. If the system refuses a reservation,
+    /// that shard is halved rather than the process aborted.
+    pub fn allocate(bytes: usize, mixer: &Mixer) -> Shards {
+        let mut shards = Shards::default();
+        let mut left = bytes;
+        let mut first = 0;
+        while shards.tables.len() < MAX_SHARDS {
+            let mut buckets = buckets_for(left);
+            // A shard below 1/8 of the first is not worth a branch on every probe.
+            if buckets < MIN_BUCKETS || buckets * 8 < first {
+                break;
+            }
+            let mut table = HashTable::new();
+            while buckets >= MIN_BUCKETS
+                && table
+                    .try_reserve(buckets / 8 * 7, |s: &Slot| mixer.hash(s.hash))
+                    .is_err()
+            {
+                buckets /= 2;
+            }
+            if buckets < MIN_BUCKETS || buckets * 8 < first {
+                break;
+            }
+            first = first.max(buckets);
+            left -= table.allocation_size();
+            shards.total += buckets as u64;
+            shards.ends[shards.tables.len()] = shards.total;
+            shards.tables.push(table);
+        }
+        shards
+    }
+
+    /// The shard that holds keys of hashbrown hash `h`.
+    #[inline]
+    pub fn pick(&mut self, h: u64) -> &mut HashTable<Slot> {
+        let mut i = 0;
+        if self.tables.len() > 1 {
+            let x = ((h >> 24) & 0xFFFF_FFFF) * self.total >> 32;
+            while x >= self.ends[i] {
+                i += 1;
+            }
+        }
+        &mut self.tables[i]
+    }
+
+    /// Whether there is any table at all.
+    #[inline]
+    pub fn is_none(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    /// Entries stored.
+    pub fn len(&self) -> usize {
+        self.tables.iter().map(HashTable::len).sum()
+    }
+
+    /// Entries the shards hold without reserving (hashbrown's own count).
+    pub fn capacity(&self) -> usize {
+        self.tables.iter().map(HashTable::capacity).sum()
+    }
+
+    /// Bytes of all allocations.
+    pub fn allocation_size(&self) -> usize {
+        self.tables.iter().map(HashTable::allocation_size).sum()
+    }
+
+    /// Number of shards.
+    pub fn count(&self) -> usize {
+        self.tables.len()
+    }
+
+    /// Forget every entry, keeping the allocations.
+    pub fn clear(&mut self) {
+        self.tables.iter_mut().for_each(HashTable::clear);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tt::KeyHasher;
+
+    #[test]
+    fn sizing_fits_budget() {
+        let min = allocation_for(16).unwrap_or(0);
+        assert_eq!(min, 16 * 25 + 16);
+        assert_eq!(buckets_for(0), 0);
+        assert_eq!(buckets_for(min - 1), 0);
+        assert_eq!(buckets_for(min), 16);
+        assert_eq!(buckets_for(64 << 20), 1 << 21);
+        // Absurd budgets size without overflow: the largest fitting power of two.
+        let huge = buckets_for(usize::MAX);
+        assert!(huge.is_power_of_two());
+        assert!(allocation_for(huge * 2).is_none());
+    }
+
+    #[test]
+    fn shards_fill_the_budget() {
+        let mixer = Mixer::new(KeyHasher::PassThrough, 2);
+        let s = Shards::allocate(350 << 20, &mixer);
+        // 200 + 100 MiB; the third would need 50 MiB + 48 bytes, so it is 25 MiB.
+        assert_eq!(s.count(), 3);
+        assert_eq!(s.total, (1 << 23) + (1 << 22) + (1 << 20));
+        assert!(s.allocation_size() <= 350 << 20);
+        assert!(s.allocation_size() * 8 > (350 << 20) * 7);
+        let one = Shards::allocate(1000, &mixer);
+        assert_eq!((one.count(), one.capacity()), (1, 28));
+        assert!(Shards::allocate(0, &mixer).is_none());
+    }
+
+    #[test]
+    fn keys_spread_in_proportion() {
+        let mixer = Mixer::new(KeyHasher::PassThrough, 2);
+        // 1 MiB: 2^15 + 2^13 buckets.
+        let mut s = Shards::allocate(1 << 20, &mixer);
+        assert_eq!(s.count(), 2);
+        let mut hits = [0usize; 2];
+        let mut x = 1u64;
+        for _ in 0..100_000 {
+            x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let h = mixer.hash(x);
+            let t: *const HashTable<Slot> = s.pick(h);
+            hits[usize::from(t != &s.tables[0] as *const _)] += 1;
+        }
+        // Expected 80 % / 20 %.
+        assert!((79_000..81_000).contains(&hits[0]), "{hits:?}");
+    }
+}
