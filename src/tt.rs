@@ -289,6 +289,11 @@ impl TranspositionTable {
         }
     }
 
+    /// How many hashbrown tables share the budget (see `shards`).
+    pub fn shards(&self) -> usize {
+        self.shards.count()
+    }
+
     /// The replacement policy.
     pub fn policy(&self) -> Policy {
         self.policy
