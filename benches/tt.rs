@@ -133,20 +133,18 @@ fn tags(c: &mut Criterion) {
             tag_bits,
         );
         let cap = empty.capacity();
-        let stored_all = keys(1, cap);
+        let stored_all = keys(1, cap + cap / 4);
         let absent = keys(2, STREAM);
         for fill in [50usize, 100] {
-            let n = cap * fill / 100;
             let mut table = empty.clone();
-            for (i, &k) in stored_all[..n].iter().enumerate() {
-                table.store(k, node(k.check ^ i as u64));
-            }
+            let stored = fill_to(&mut table, &stored_all, cap * fill / 100);
+            let n = stored.len();
             let mut s = 7u64;
             let probes: Vec<MultiKey> = (0..STREAM)
                 .map(|i| {
                     let r = splitmix(&mut s) as usize;
                     if i % 2 == 0 {
-                        stored_all[r % n]
+                        stored[r % n]
                     } else {
                         absent[r % STREAM]
                     }
@@ -165,6 +163,24 @@ fn tags(c: &mut Criterion) {
     g.finish();
 }
 
+/// Store keys from `all` until `table` holds `target` entries; the keys used. With more
+/// than one shard the last entries of a full table take a few extra keys, since shards
+/// fill at random rates.
+fn fill_to<'a>(
+    table: &mut TranspositionTable,
+    all: &'a [MultiKey],
+    target: usize,
+) -> &'a [MultiKey] {
+    let mut used = 0;
+    while table.len() < target && used < all.len() {
+        let k = all[used];
+        table.store(k, node(k.check ^ used as u64));
+        used += 1;
+    }
+    assert_eq!(table.len(), target);
+    &all[..used]
+}
+
 fn tt(c: &mut Criterion) {
     let mut g = c.benchmark_group("tt_64MiB");
     g.warm_up_time(Duration::from_millis(500))
@@ -174,17 +190,13 @@ fn tt(c: &mut Criterion) {
         for policy in Policy::ALL {
             let empty = TranspositionTable::with_config(BYTES, policy, hasher);
             let cap = empty.capacity();
-            let stored_all = keys(1, cap);
+            let stored_all = keys(1, cap + cap / 4);
             let absent = keys(2, STREAM);
             let fresh = keys(3, STREAM);
             for fill in [1usize, 50, 100] {
-                let n = cap * fill / 100;
-                let stored = &stored_all[..n];
                 let mut table = empty.clone();
-                for (i, &k) in stored.iter().enumerate() {
-                    table.store(k, node(k.check ^ i as u64));
-                }
-                assert_eq!(table.len(), n);
+                let stored = fill_to(&mut table, &stored_all, cap * fill / 100);
+                let n = stored.len();
                 let snapshot = table.clone();
                 let mut s = 7u64;
                 let probes: Vec<MultiKey> = (0..STREAM)
