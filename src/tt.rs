@@ -11,9 +11,9 @@
 //!   compares the hash word and then the check word; every candidate whose hash word
 //!   matches while the check word differs is a collision caught, and is counted. A plain
 //!   `HashMap` hides its `eq` calls.
-//! * **The table never grows.** It is allocated once with the largest power-of-two bucket
-//!   count that fits the byte budget. Stores insert only while hashbrown still has room
-//!   without reserving (`len() < capacity()`). Once full, a store overwrites an entry in
+//! * **The table never grows.** It is allocated once, as up to three hashbrown tables
+//!   (shards) whose allocations together fit the byte budget. Stores insert only while
+//!   hashbrown still has room without reserving (`len() < capacity()`). Once full, a store overwrites an entry in
 //!   place; nothing is ever removed, so there are no tombstones and hashbrown never
 //!   rehashes, grows or reallocates.
 //! * **In-place replacement is sound.** `iter_hash_mut(h)` yields exactly the slots a
@@ -104,8 +104,8 @@ impl TranspositionTable {
     }
 
     /// A table with an explicit replacement policy and hasher (for benches and
-    /// measurements). Allocation is one `malloc` plus writing the control bytes (1/25 of
-    /// the table); the entry pages are only touched when stores reach them.
+    /// measurements). Allocation is one `malloc` per shard plus writing the control bytes
+    /// (1/25 of the table); the entry pages are only touched when stores reach them.
     pub fn with_config(bytes: usize, policy: Policy, hasher: KeyHasher) -> TranspositionTable {
         TranspositionTable::with_tag_bits(bytes, policy, hasher, DEFAULT_TAG_BITS)
     }
