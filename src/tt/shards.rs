@@ -45,13 +45,31 @@ pub(crate) fn buckets_for(bytes: usize) -> usize {
 }
 
 /// The shards and where each one's share of the 32-bit selector range ends.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct Shards {
     tables: Vec<HashTable<Slot>>,
     /// Cumulative bucket counts: shard `i` takes selectors below `ends[i]`.
     ends: [u64; MAX_SHARDS],
     /// Total buckets.
     total: u64,
+}
+
+impl Clone for Shards {
+    fn clone(&self) -> Self {
+        Shards {
+            tables: self.tables.clone(),
+            ends: self.ends,
+            total: self.total,
+        }
+    }
+
+    /// Copies into the existing allocations when the shapes match (a derived `Clone` would
+    /// allocate afresh).
+    fn clone_from(&mut self, source: &Self) {
+        self.tables.clone_from(&source.tables);
+        self.ends = source.ends;
+        self.total = source.total;
+    }
 }
 
 impl Shards {
