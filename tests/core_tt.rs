@@ -313,3 +313,26 @@ fn capacity_is_never_exceeded() {
         }
     }
 }
+
+#[test]
+fn clone_from_restores_a_snapshot() {
+    let mut tt = TranspositionTable::with_bytes(1 << 20);
+    assert_eq!(tt.shards(), 2);
+    let k = |i: u64| MultiKey {
+        hash: i.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        check: !i,
+    };
+    for i in 0..1000 {
+        tt.store(k(i), node(i as i32, 3, Pos::NONE, Bound::Exact));
+    }
+    let snapshot = tt.clone();
+    for i in 1000..2000 {
+        tt.store(k(i), node(0, 3, Pos::NONE, Bound::Exact));
+    }
+    assert_eq!(tt.len(), 2000);
+    tt.clone_from(&snapshot);
+    assert_eq!(tt.len(), 1000);
+    assert_eq!(tt.allocated_bytes(), snapshot.allocated_bytes());
+    assert_eq!(tt.probe(k(999), 3, 0, 0).cutoff, Some(999));
+    assert_eq!(tt.probe(k(1500), 0, 0, 0).node, None);
+}
