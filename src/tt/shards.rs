@@ -97,7 +97,7 @@ impl Shards {
                 break;
             }
             first = first.max(buckets);
-            left -= table.allocation_size();
+            left = left.saturating_sub(table.allocation_size());
             shards.total += buckets as u64;
             shards.ends[shards.tables.len()] = shards.total;
             shards.tables.push(table);
