@@ -11,6 +11,8 @@ use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use gomocup_protocol::{
     BoardStone, Command, Coord, Field, Info, ProtocolError, Response, SearchReport,
 };
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// `INFO rule` bit for renju, which this engine does not play yet.
@@ -66,6 +68,8 @@ pub struct Brain {
     game: Option<Game>,
     /// The rule the engine's board was built with.
     built_rule: Rule,
+    /// Raised by the I/O side to end a running search (see `stop_flag`).
+    stop: Arc<AtomicBool>,
 }
 
 const NO_GAME: &str = "no game started";
@@ -83,7 +87,15 @@ impl Brain {
             settings: Settings::default(),
             game: None,
             built_rule: Rule::FREESTYLE,
+            stop: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// A flag that ends the running search as soon as it is raised (piskvork's "stop
+    /// thinking": `INFO timeout_turn 0` sent mid-search). The brain lowers it when a search
+    /// starts; the binary's stdin thread raises it.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
     }
 
     /// The engine (for tests and tools).
@@ -480,7 +492,9 @@ impl Brain {
         if g.stones.iter().any(|&(p, c)| board.is_five(p, c)) {
             return error("the game is already won");
         }
-        let limits = self.settings.time.limits(arrival, g.stones.len(), g.spent);
+        let mut limits = self.settings.time.limits(arrival, g.stones.len(), g.spent);
+        self.stop.store(false, Ordering::Relaxed);
+        limits.stop = Some(Arc::clone(&self.stop));
         let result = self.engine.think(&limits);
         // The brain's record is the authority: if the search left the board changed, put it
         // back before checking its answer.

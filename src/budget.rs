@@ -1,6 +1,8 @@
 //! A node and time budget shared by the alpha-beta and the threat searches, so every
 //! search stops on the same clock and counts nodes the same way.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Nodes between clock reads: often enough for millisecond accuracy, rare enough to be free.
@@ -14,6 +16,8 @@ pub struct Budget {
     node_limit: u64,
     deadline: Option<Instant>,
     stopped: bool,
+    /// An outside stop request, polled with the clock.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Budget {
@@ -24,7 +28,14 @@ impl Budget {
             node_limit,
             deadline,
             stopped: false,
+            stop: None,
         }
+    }
+
+    /// The same budget, also ending when `stop` is raised.
+    pub fn with_stop(mut self, stop: Option<Arc<AtomicBool>>) -> Budget {
+        self.stop = stop;
+        self
     }
 
     /// Count one node; true when the search must stop.
@@ -38,6 +49,13 @@ impl Budget {
                 if Instant::now() >= d {
                     self.stopped = true;
                 }
+            }
+            if self
+                .stop
+                .as_ref()
+                .is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
             }
         }
         self.stopped
@@ -64,6 +82,6 @@ impl Budget {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Budget::new(nodes, deadline)
+        Budget::new(nodes, deadline).with_stop(self.stop.clone())
     }
 }

@@ -1,6 +1,8 @@
 //! What one search may spend: a soft target (stop starting new iterations) and a hard cap
 //! (stop at once), both measured from the arrival of the command that asked for a move.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Limits of one search.
@@ -16,6 +18,9 @@ pub struct Limits {
     pub max_depth: Option<i32>,
     /// Node cap (`INFO max_node`).
     pub max_nodes: Option<u64>,
+    /// Raised from outside (the stdin thread, on piskvork's mid-search `INFO timeout_turn 0`)
+    /// to end the search at once with the best move so far.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Limits {
@@ -27,6 +32,7 @@ impl Limits {
             hard: Duration::MAX,
             max_depth: Some(depth),
             max_nodes: None,
+            stop: None,
         }
     }
 
@@ -38,6 +44,7 @@ impl Limits {
             hard: time,
             max_depth: None,
             max_nodes: None,
+            stop: None,
         }
     }
 
@@ -108,6 +115,7 @@ impl TimeControl {
             hard: Duration::ZERO,
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
+            stop: None,
         };
         let left = match self.left_ms {
             Some(left) => Some(left),

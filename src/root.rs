@@ -108,7 +108,7 @@ pub fn think(
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
     let search_end = deadline(start, limits.hard * 4 / 5);
-    let mut budget = Budget::new(node_limit, search_end);
+    let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
         let mut vcf_budget = budget.child(2_000_000, threat_end);

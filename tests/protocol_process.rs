@@ -315,3 +315,38 @@ fn megabyte_lines_do_not_grow_memory() {
     brain.expect_ok("START 15");
     brain.finish();
 }
+
+/// PROTOCOL.md §5 case 71: piskvork's "stop thinking now" is `INFO timeout_turn 0` sent while
+/// the engine searches under a long limit; the move must follow within 300 ms.
+#[test]
+fn mid_search_timeout_turn_zero_stops_the_search() {
+    let mut brain = Brain::spawn();
+    brain.send("START 20");
+    assert_eq!(brain.line(), "OK");
+    brain.send("INFO timeout_turn 30000");
+    // A quiet position: no forced answer, no threat win, so the search would use its time.
+    for line in [
+        "BOARD", "9,9,1", "10,10,2", "11,8,1", "8,11,2", "12,12,1", "7,7,2", "DONE",
+    ] {
+        brain.send(line);
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let stop = Instant::now();
+    brain.send("INFO timeout_turn 0");
+    let reply = loop {
+        let line = brain.line();
+        if !line.starts_with("MESSAGE") {
+            break line;
+        }
+    };
+    let waited = stop.elapsed();
+    assert!(
+        matches!(Response::parse(&reply), Ok(Response::Move(_))),
+        "{reply}"
+    );
+    assert!(
+        waited < Duration::from_millis(300),
+        "move came {waited:?} after the stop"
+    );
+    brain.finish();
+}

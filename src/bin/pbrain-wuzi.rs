@@ -6,11 +6,12 @@
 //! synchronously.
 
 use clap::{Parser as _, Subcommand};
-use gomocup_protocol::{Command, Line, LineReader, Parser, ProtocolError, Response};
+use gomocup_protocol::{Command, Info, Line, LineReader, Parser, ProtocolError, Response};
 use std::io::{self, BufWriter, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use wuzi::brain::Brain;
 use wuzi::EngineConfig;
@@ -90,13 +91,14 @@ fn main() -> ExitCode {
 /// The protocol loop; returns on END or EOF (by exiting the process).
 fn serve(config: EngineConfig) {
     let (tx, rx) = mpsc::channel::<Input>();
+    let mut brain = Brain::new(config);
+    let stop = brain.stop_flag();
     let spawned = std::thread::Builder::new()
         .name("stdin".into())
-        .spawn(move || read_loop(tx));
+        .spawn(move || read_loop(tx, stop));
     if spawned.is_err() {
         return;
     }
-    let mut brain = Brain::new(config);
     let mut out = BufWriter::new(io::stdout().lock());
     for (input, arrival) in rx {
         if matches!(input, Ok(Command::End)) {
@@ -134,7 +136,7 @@ fn write_all(out: &mut impl Write, replies: &[Response]) -> io::Result<()> {
 /// Read and parse stdin. After END or EOF the main thread gets a short grace to write the
 /// replies already owed (it exits by itself as soon as it reaches END or the end of the
 /// queue); a search still running then is not waited for.
-fn read_loop(tx: mpsc::Sender<Input>) {
+fn read_loop(tx: mpsc::Sender<Input>, stop: Arc<AtomicBool>) {
     let stdin = io::stdin();
     let mut reader = LineReader::new(stdin.lock());
     let mut parser = Parser::new();
@@ -153,6 +155,11 @@ fn read_loop(tx: mpsc::Sender<Input>) {
             continue;
         };
         let end = matches!(parsed, Ok(Command::End));
+        // Piskvork's "stop thinking now" arrives while the main thread is searching: raise
+        // the flag at once; the INFO itself is queued and applied in order as usual.
+        if matches!(parsed, Ok(Command::Info(Info::TimeoutTurn(0)))) {
+            stop.store(true, Ordering::Relaxed);
+        }
         if tx.send((parsed, block_start)).is_err() {
             return;
         }
