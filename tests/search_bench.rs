@@ -4,7 +4,10 @@ use wuzi::bench::{parse_moves, run_suite, signature, SUITE};
 use wuzi::{EngineConfig, Pos};
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
 fn bench_node_counts_are_deterministic() {
     let config = EngineConfig {
         tt_bytes: Some(8 << 20),

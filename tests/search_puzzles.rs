@@ -69,7 +69,10 @@ fn line_ends_in_five(board: &Board, line: &[Pos]) -> bool {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
 fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
     let mut solved = 0;
     for mut p in puzzles().into_iter().filter(|p| p.kind == "VCF") {
@@ -112,7 +115,10 @@ fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
 }
 
 #[test]
-#[cfg_attr(debug_assertions, ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)")]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
 fn vct_puzzles_are_solved_where_the_search_finds_them() {
     let mut solved = 0;
     let mut total = 0;
