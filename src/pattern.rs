@@ -169,56 +169,11 @@ impl CellPatterns {
     /// Recompute both colours' classes and values from the four line shapes.
     #[inline]
     fn refresh(&mut self, t: &Tables) {
-        let l = self.lines;
-        let black = (l[0] & 15) as usize
-            | ((l[1] & 15) as usize) << 4
-            | ((l[2] & 15) as usize) << 8
-            | ((l[3] & 15) as usize) << 12;
-        let white = (l[0] >> 4) as usize
-            | ((l[1] >> 4) as usize) << 4
-            | ((l[2] >> 4) as usize) << 8
-            | ((l[3] >> 4) as usize) << 12;
-        let (bp, bv) = unpack(t.combo[black]);
-        let (wp, wv) = unpack(t.combo[white]);
-        self.p4 = [bp, wp];
-        self.value = [bv, wv];
-    }
-
-    /// Replace one direction's window and refresh the derived fields. Returns, per colour,
-    /// the (old, new) class and the value change when that colour's shape changed: most
-    /// touched cells keep theirs, and then the combination lookups (the costly part of a
-    /// move) are skipped. The caller gets the changes in registers, not by re-reading the
-    /// cell (which would stall on store forwarding).
-    #[inline]
-    pub fn set_window(
-        &mut self,
-        dir: usize,
-        window: u16,
-    ) -> [Option<(Pattern4, Pattern4, i32)>; 2] {
-        let t = tables();
-        self.windows[dir] = window;
-        let new = t.line[window as usize];
-        let old = self.lines[dir];
-        let mut out = [None, None];
-        if new == old {
-            return out;
+        for c in 0..2 {
+            let (p, v) = unpack(t.combo[combo_key(&self.lines, c)]);
+            self.p4[c] = p;
+            self.value[c] = v;
         }
-        self.lines[dir] = new;
-        for (c, slot) in out.iter_mut().enumerate() {
-            let shift = 4 * c;
-            if ((new ^ old) >> shift) & 15 != 0 {
-                let l = self.lines;
-                let key = ((l[0] >> shift) & 15) as usize
-                    | (((l[1] >> shift) & 15) as usize) << 4
-                    | (((l[2] >> shift) & 15) as usize) << 8
-                    | (((l[3] >> shift) & 15) as usize) << 12;
-                let (p, v) = unpack(t.combo[key]);
-                *slot = Some((self.p4[c], p, v as i32 - self.value[c] as i32));
-                self.p4[c] = p;
-                self.value[c] = v;
-            }
-        }
-        out
     }
 
     /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
@@ -262,11 +217,7 @@ impl Tables {
         for c in 0..2 {
             let shift = 4 * c;
             if (diff >> shift) & 15 != 0 {
-                let key = ((l[0] >> shift) & 15) as u16
-                    | (((l[1] >> shift) & 15) as u16) << 4
-                    | (((l[2] >> shift) & 15) as u16) << 8
-                    | (((l[3] >> shift) & 15) as u16) << 12;
-                let (p, v) = unpack(self.combo[key as usize]);
+                let (p, v) = unpack(self.combo[combo_key(&l, c)]);
                 changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
                 cell.p4[c] = p;
                 cell.value[c] = v;
@@ -339,6 +290,15 @@ fn build() -> Tables {
         line: line.into_boxed_slice().try_into().expect("2^16 entries"),
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
     }
+}
+
+/// Index of the combination table: colour `c`'s nibble of each direction's shape byte.
+#[inline(always)]
+fn combo_key(lines: &[u8; 4], c: usize) -> usize {
+    let shift = 4 * c;
+    lines.iter().enumerate().fold(0, |key, (d, &l)| {
+        key | (((l >> shift) & 15) as usize) << (4 * d)
+    })
 }
 
 #[inline]

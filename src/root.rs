@@ -111,38 +111,31 @@ pub fn think(
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
-        let mut vcf_budget = budget.child(2_000_000, threat_end);
-        let line = ThreatSearch {
-            board,
-            tt,
-            budget: &mut vcf_budget,
-            checksum,
-        }
-        .vcf(ROOT_VCF_FOURS);
-        budget.nodes += vcf_budget.nodes;
-        if let Some(line) = line {
-            result.best = line[0];
-            result.score = WIN - line.len() as i32;
-            result.pv = line;
-            result.nodes = budget.nodes;
-            return finish(result);
-        }
         let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
-        let mut vct_budget = budget.child(3_000_000, vct_end);
-        let line = ThreatSearch {
-            board,
-            tt,
-            budget: &mut vct_budget,
-            checksum,
-        }
-        .vct(ROOT_VCT_DEPTH);
-        budget.nodes += vct_budget.nodes;
-        if let Some(line) = line {
-            result.best = line[0];
-            result.score = WIN - line.len() as i32;
-            result.pv = line;
-            result.nodes = budget.nodes;
-            return finish(result);
+        let tries = [
+            (Threat::Vcf, 2_000_000, threat_end),
+            (Threat::Vct, 3_000_000, vct_end),
+        ];
+        for (threat, nodes, end) in tries {
+            let mut sub = budget.child(nodes, end);
+            let mut ts = ThreatSearch {
+                board,
+                tt,
+                budget: &mut sub,
+                checksum,
+            };
+            let line = match threat {
+                Threat::Vcf => ts.vcf(ROOT_VCF_FOURS),
+                Threat::Vct => ts.vct(ROOT_VCT_DEPTH),
+            };
+            budget.nodes += sub.nodes;
+            if let Some(line) = line {
+                result.best = line[0];
+                result.score = WIN - line.len() as i32;
+                result.pv = line;
+                result.nodes = budget.nodes;
+                return finish(result);
+            }
         }
     }
 
@@ -150,6 +143,13 @@ pub fn think(
     deepen(&mut search, limits, max_depth, &mut result);
     safety_net(&mut search, limits, max_depth, &mut result);
     finish(result)
+}
+
+/// The root's own threat searches, cheapest first.
+#[derive(Clone, Copy)]
+enum Threat {
+    Vcf,
+    Vct,
 }
 
 /// Root moves re-checked against an opponent VCT at most this many times per move.

@@ -27,6 +27,16 @@ const VCT_SALT: MultiKey = MultiKey {
     check: 0x1656_67B1_9E37_79F9,
 };
 
+/// How an attacker node starts (see `attacker_entry`).
+enum Entry {
+    /// A five is on offer: won in one.
+    Won,
+    /// Out of budget or depth, or facing two fives.
+    Failed,
+    /// Search on: the attacker, and the opponent's five cells (at most one).
+    Open(Color, crate::board::MoveList),
+}
+
 /// A winning line: the attacker's moves and the forced replies, alternating.
 pub type ProofLine = Vec<Pos>;
 
@@ -80,6 +90,24 @@ impl ThreatSearch<'_> {
         self.tt.store(key, node);
     }
 
+    /// What every attacker node checks first: the budget, a five to make (pushed onto
+    /// `line`), two opponent fives or no depth left (a dead end).
+    fn attacker_entry(&mut self, depth: i32, line: &mut ProofLine) -> Entry {
+        if self.budget.tick() {
+            return Entry::Failed;
+        }
+        let me = self.board.side_to_move();
+        if let Some(&f) = five_cells(self.board, me, 1).first() {
+            line.push(f);
+            return Entry::Won;
+        }
+        let opp_fives = five_cells(self.board, me.opp(), 2);
+        if opp_fives.len() >= 2 || depth <= 0 {
+            return Entry::Failed;
+        }
+        Entry::Open(me, opp_fives)
+    }
+
     /// Search for a VCF of the side to move up to `max_fours` fours. On success returns the
     /// proof line (attacker's first move first).
     pub fn vcf(&mut self, max_fours: i32) -> Option<ProofLine> {
@@ -92,19 +120,11 @@ impl ThreatSearch<'_> {
 
     /// One attacker node of the VCF; returns the number of plies to the five.
     fn vcf_node(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
-        if self.budget.tick() {
-            return None;
-        }
-        let me = self.board.side_to_move();
-        let opp = me.opp();
-        if let Some(&f) = five_cells(self.board, me, 1).first() {
-            line.push(f);
-            return Some(1);
-        }
-        let opp_fives = five_cells(self.board, opp, 2);
-        if opp_fives.len() >= 2 || depth <= 0 {
-            return None;
-        }
+        let (me, opp_fives) = match self.attacker_entry(depth, line) {
+            Entry::Won => return Some(1),
+            Entry::Failed => return None,
+            Entry::Open(me, opp_fives) => (me, opp_fives),
+        };
         let key = self.key(VCF_SALT);
         if let Some(known) = self.recall(key, depth) {
             let (mv, dist) = known?;
@@ -200,19 +220,11 @@ impl ThreatSearch<'_> {
     }
 
     fn vct_attack(&mut self, depth: i32, root: bool, line: &mut ProofLine) -> Option<i32> {
-        if self.budget.tick() {
-            return None;
-        }
-        let me = self.board.side_to_move();
-        let opp = me.opp();
-        if let Some(&f) = five_cells(self.board, me, 1).first() {
-            line.push(f);
-            return Some(1);
-        }
-        let opp_fives = five_cells(self.board, opp, 2);
-        if opp_fives.len() >= 2 || depth <= 0 {
-            return None;
-        }
+        let (me, opp_fives) = match self.attacker_entry(depth, line) {
+            Entry::Won => return Some(1),
+            Entry::Failed => return None,
+            Entry::Open(me, opp_fives) => (me, opp_fives),
+        };
         // The moves tried below the root depend on the attacker's last move (locality),
         // so it is part of what a stored result means.
         let mut key = self.key(VCT_SALT);
