@@ -157,7 +157,9 @@ fn read_loop(tx: mpsc::Sender<Input>, stop: Arc<AtomicBool>) {
         let end = matches!(parsed, Ok(Command::End));
         // Piskvork's "stop thinking now" arrives while the main thread is searching: raise
         // the flag at once; the INFO itself is queued and applied in order as usual.
-        if matches!(parsed, Ok(Command::Info(Info::TimeoutTurn(0)))) {
+        // END too: a search still running is cut short, so the main thread reaches END and
+        // exits in milliseconds rather than at the end of the grace below.
+        if end || matches!(parsed, Ok(Command::Info(Info::TimeoutTurn(0)))) {
             stop.store(true, Ordering::Relaxed);
         }
         if tx.send((parsed, block_start)).is_err() {
@@ -170,6 +172,8 @@ fn read_loop(tx: mpsc::Sender<Input>, stop: Arc<AtomicBool>) {
     // Dropping the sender ends the main loop once the queue is drained; should a queued
     // command start a long search meanwhile, the grace ends the process.
     drop(tx);
+    // At EOF the manager is gone: stop any search as for END.
+    stop.store(true, Ordering::Relaxed);
     std::thread::sleep(GRACE);
     std::process::exit(0);
 }
