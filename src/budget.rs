@@ -82,6 +82,8 @@ impl Budget {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         };
-        Budget::new(nodes, deadline).with_stop(self.stop.clone())
+        // The child may not outspend what is left of the parent's node cap either.
+        let left = self.node_limit.saturating_sub(self.nodes);
+        Budget::new(nodes.min(left), deadline).with_stop(self.stop.clone())
     }
 }

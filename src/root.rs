@@ -26,6 +26,11 @@ fn deadline(start: Instant, d: Duration) -> Option<Instant> {
     start.checked_add(d)
 }
 
+/// `num/den` of `d`, saturating: an unlimited budget (`Duration::MAX`) stays unlimited.
+fn part(d: Duration, num: u32, den: u32) -> Duration {
+    d.saturating_mul(num) / den
+}
+
 /// The statically best cell: a move is always ready, even with no time at all.
 fn fallback(board: &Board) -> Pos {
     let moves = match node_kind(board) {
@@ -107,7 +112,7 @@ pub fn think(
     // Our own threat wins first: cheap to try, decisive when found.
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
-    let search_end = deadline(start, limits.hard * 4 / 5);
+    let search_end = deadline(start, part(limits.hard, 4, 5));
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
@@ -195,7 +200,7 @@ fn safety_net(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
         // The re-search may use what is left of the hard cap, less a share for its own check.
         search
             .budget
-            .extend_deadline(deadline(start, limits.hard * 17 / 20));
+            .extend_deadline(deadline(start, part(limits.hard, 17, 20)));
         *result = SearchResult {
             best: Pos::NONE,
             ..before.clone()

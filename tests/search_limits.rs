@@ -1,0 +1,76 @@
+//! Every kind of limit yields a legal move: fixed depth with no clock, no time at all, and a
+//! node cap.
+
+use std::time::Duration;
+use wuzi::{Board, Engine, EngineConfig, Limits, Rule};
+
+fn engine_with(diagram: &str) -> Engine {
+    let board = Board::from_diagram(diagram, Rule::FREESTYLE, None).expect("diagram");
+    let mut engine = Engine::new(EngineConfig {
+        tt_bytes: Some(4 << 20),
+        ..EngineConfig::default()
+    });
+    engine
+        .new_game(board.size(), Rule::FREESTYLE)
+        .expect("size");
+    for (p, c) in board.history() {
+        engine.play_as(p, c).expect("legal set-up");
+    }
+    engine.set_side_to_move(board.side_to_move());
+    engine
+}
+
+const QUIET: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . X . . . . . . . .
+    . . . . . . . O X . . . . . .
+    . . . . . . O X . . . . . . .
+    . . . . . . . . O . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .";
+
+#[test]
+fn fixed_depth_without_a_clock_plays_a_legal_move() {
+    let mut engine = engine_with(QUIET);
+    let r = engine.think(&Limits::depth(3));
+    assert!(engine.board().check_move(r.best).is_ok(), "{:?}", r.best);
+    assert_eq!(r.depth, 3);
+    assert!(r.nodes > 0);
+}
+
+#[test]
+fn no_time_at_all_still_plays_a_legal_move() {
+    let mut engine = engine_with(QUIET);
+    let r = engine.think(&Limits::time(Duration::ZERO));
+    assert!(engine.board().check_move(r.best).is_ok(), "{:?}", r.best);
+}
+
+#[test]
+fn a_node_cap_is_respected_and_a_move_is_ready() {
+    let mut engine = engine_with(QUIET);
+    let limits = Limits {
+        max_nodes: Some(5_000),
+        ..Limits::depth(30)
+    };
+    let r = engine.think(&limits);
+    assert!(engine.board().check_move(r.best).is_ok(), "{:?}", r.best);
+    assert!(r.nodes <= 5_000 + 1_024, "{} nodes", r.nodes);
+}
+
+#[test]
+fn the_board_is_unchanged_after_thinking() {
+    let mut engine = engine_with(QUIET);
+    let before = engine.board().key();
+    let moves = engine.board().move_count();
+    engine.think(&Limits::depth(4));
+    assert_eq!(engine.board().key(), before);
+    assert_eq!(engine.board().move_count(), moves);
+}
