@@ -32,8 +32,8 @@ fn part(d: Duration, num: u32, den: u32) -> Duration {
 }
 
 /// The statically best cell: a move is always ready, even with no time at all.
-fn fallback(board: &Board) -> Pos {
-    let moves = match node_kind(board) {
+fn fallback(board: &Board, kind: NodeKind) -> Pos {
+    let moves = match kind {
         NodeKind::Win => five_cells(board, board.side_to_move(), 1),
         NodeKind::BlockFive(b) => smallvec::smallvec![b],
         NodeKind::Lost => five_cells(board, board.side_to_move().opp(), 1),
@@ -58,7 +58,7 @@ fn first_empty(board: &Board) -> Option<Pos> {
 /// The one-ply baseline: make five, block five, else the best cell by the static ordering
 /// (own threat, blocked threat, shape values), with no search at all.
 pub fn greedy(board: &Board, limits: &Limits) -> SearchResult {
-    let best = fallback(board);
+    let best = fallback(board, node_kind(board));
     SearchResult {
         best,
         score: 0,
@@ -81,8 +81,9 @@ pub fn think(
     let hard = deadline(start, limits.hard);
     let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
     let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let kind = node_kind(board);
     let mut result = SearchResult {
-        best: fallback(board),
+        best: fallback(board, kind),
         score: 0,
         depth: 0,
         seldepth: 0,
@@ -100,7 +101,7 @@ pub fn think(
     if board.move_count() == 0 || !result.best.is_some() {
         return finish(result);
     }
-    match node_kind(board) {
+    match kind {
         NodeKind::Win => {
             result.score = WIN - 1;
             return finish(result);
@@ -114,7 +115,6 @@ pub fn think(
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
     let search_end = deadline(start, part(limits.hard, 4, 5));
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
-    let kind = node_kind(board);
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
         let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
         let tries = [
@@ -286,7 +286,7 @@ pub fn search_fixed(
 ) -> SearchResult {
     let limits = Limits::depth(depth);
     let mut result = SearchResult {
-        best: fallback(board),
+        best: fallback(board, node_kind(board)),
         score: 0,
         depth: 0,
         seldepth: 0,
