@@ -37,6 +37,12 @@ enum Entry {
     Open(Color, crate::board::MoveList),
 }
 
+/// Odd multipliers that spread a cell index over both key words (see `vct_attack`).
+const LAST_MOVE_MIX: MultiKey = MultiKey {
+    hash: 0xA24B_AED4_963E_E407,
+    check: 0x9FB2_1C65_1E98_DF25,
+};
+
 /// A winning line: the attacker's moves and the forced replies, alternating.
 pub type ProofLine = Vec<Pos>;
 
@@ -219,20 +225,32 @@ impl ThreatSearch<'_> {
         }
     }
 
+    /// The VCT memo key. The moves tried below the root depend on the attacker's last move
+    /// (locality), so it is part of what a stored result means. It is mixed in with its own
+    /// constants: XORing that stone's Zobrist key would cancel the stone out of the position
+    /// and make "this position, last move here" alias "that position, last move there"
+    /// whenever the two differ only in where the last stone stands.
+    fn vct_key(&self, root: bool) -> MultiKey {
+        let mut key = self.key(VCT_SALT);
+        if !root {
+            if let Some(last) = self.board.recent_move(1) {
+                let cell = last.index() as u64 + 1;
+                key.hash ^= cell.wrapping_mul(LAST_MOVE_MIX.hash).rotate_left(29);
+                if self.checksum {
+                    key.check ^= cell.wrapping_mul(LAST_MOVE_MIX.check).rotate_left(31);
+                }
+            }
+        }
+        key
+    }
+
     fn vct_attack(&mut self, depth: i32, root: bool, line: &mut ProofLine) -> Option<i32> {
         let (me, opp_fives) = match self.attacker_entry(depth, line) {
             Entry::Won => return Some(1),
             Entry::Failed => return None,
             Entry::Open(me, opp_fives) => (me, opp_fives),
         };
-        // The moves tried below the root depend on the attacker's last move (locality),
-        // so it is part of what a stored result means.
-        let mut key = self.key(VCT_SALT);
-        if !root {
-            if let Some(last) = self.board.recent_move(1) {
-                key.toggle(crate::zobrist::tables().stone(last, me));
-            }
-        }
+        let key = self.vct_key(root);
         if let Some(known) = self.recall(key, depth) {
             let (mv, dist) = known?;
             if mv.is_some() && dist == 1 {
@@ -389,4 +407,42 @@ pub fn find_vcf(
 /// Score of a proven win `dist` plies ahead, seen from `ply`.
 pub fn win_score(ply: i32, dist: i32) -> Score {
     WIN - ply - dist
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+    use crate::types::Rule;
+
+    fn vct_key_of(moves: &[(usize, usize)]) -> MultiKey {
+        let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
+        for &(x, y) in moves {
+            board.play(Pos::new(x, y));
+        }
+        let mut tt = TranspositionTable::with_bytes(0);
+        let mut budget = Budget::new(1, None);
+        ThreatSearch {
+            board: &mut board,
+            tt: &mut tt,
+            budget: &mut budget,
+            checksum: true,
+        }
+        .vct_key(false)
+    }
+
+    #[test]
+    fn vct_keys_of_positions_differing_in_the_last_attack_differ() {
+        // Same stones but the attacker's last stone on another cell: different positions,
+        // which the memo must never confuse.
+        let a = vct_key_of(&[(7, 7), (0, 0), (8, 8), (0, 1), (9, 9), (0, 2)]);
+        let b = vct_key_of(&[(7, 7), (0, 0), (8, 8), (0, 1), (6, 6), (0, 2)]);
+        assert_ne!(a.hash, b.hash);
+        assert_ne!(a.check, b.check);
+        // The same position reached the same way has the same key.
+        assert_eq!(
+            a,
+            vct_key_of(&[(7, 7), (0, 0), (8, 8), (0, 1), (9, 9), (0, 2)])
+        );
+    }
 }
