@@ -296,9 +296,8 @@ fn build() -> Tables {
 #[inline(always)]
 fn combo_key(lines: &[u8; 4], c: usize) -> usize {
     let shift = 4 * c;
-    lines.iter().enumerate().fold(0, |key, (d, &l)| {
-        key | (((l >> shift) & 15) as usize) << (4 * d)
-    })
+    let nibble = |d: usize| ((lines[d] >> shift) & 15) as usize;
+    nibble(0) | nibble(1) << 4 | nibble(2) << 8 | nibble(3) << 12
 }
 
 #[inline]

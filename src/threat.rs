@@ -33,8 +33,8 @@ enum Entry {
     Won,
     /// Out of budget or depth, or facing two fives.
     Failed,
-    /// Search on: the attacker, and the opponent's five cells (at most one).
-    Open(Color, crate::board::MoveList),
+    /// Search on: the attacker, and the opponent's five cell if it has one.
+    Open(Color, Option<Pos>),
 }
 
 /// Odd multipliers that spread a cell index over both key words (see `vct_attack`).
@@ -111,7 +111,7 @@ impl ThreatSearch<'_> {
         if opp_fives.len() >= 2 || depth <= 0 {
             return Entry::Failed;
         }
-        Entry::Open(me, opp_fives)
+        Entry::Open(me, opp_fives.first().copied())
     }
 
     /// Search for a VCF of the side to move up to `max_fours` fours. On success returns the
@@ -126,10 +126,10 @@ impl ThreatSearch<'_> {
 
     /// One attacker node of the VCF; returns the number of plies to the five.
     fn vcf_node(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
-        let (me, opp_fives) = match self.attacker_entry(depth, line) {
+        let (me, opp_five) = match self.attacker_entry(depth, line) {
             Entry::Won => return Some(1),
             Entry::Failed => return None,
-            Entry::Open(me, opp_fives) => (me, opp_fives),
+            Entry::Open(me, opp_five) => (me, opp_five),
         };
         let key = self.key(VCF_SALT);
         if let Some(known) = self.recall(key, depth) {
@@ -139,9 +139,9 @@ impl ThreatSearch<'_> {
                 return Some(1);
             }
         }
-        let moves: SmallVec<[Pos; 32]> = match opp_fives.first() {
+        let moves: SmallVec<[Pos; 32]> = match opp_five {
             // A four that is also the forced block is the only way on.
-            Some(&b) if self.board.p4(b, me) >= Pattern4::EBlock4 => SmallVec::from_slice(&[b]),
+            Some(b) if self.board.p4(b, me) >= Pattern4::EBlock4 => SmallVec::from_slice(&[b]),
             Some(_) => return None,
             None => self.four_moves(me),
         };
@@ -245,10 +245,10 @@ impl ThreatSearch<'_> {
     }
 
     fn vct_attack(&mut self, depth: i32, root: bool, line: &mut ProofLine) -> Option<i32> {
-        let (me, opp_fives) = match self.attacker_entry(depth, line) {
+        let (me, opp_five) = match self.attacker_entry(depth, line) {
             Entry::Won => return Some(1),
             Entry::Failed => return None,
-            Entry::Open(me, opp_fives) => (me, opp_fives),
+            Entry::Open(me, opp_five) => (me, opp_five),
         };
         let key = self.vct_key(root);
         if let Some(known) = self.recall(key, depth) {
@@ -258,7 +258,7 @@ impl ThreatSearch<'_> {
                 return Some(1);
             }
         }
-        let moves: SmallVec<[Pos; 32]> = if let Some(&b) = opp_fives.first() {
+        let moves: SmallVec<[Pos; 32]> = if let Some(b) = opp_five {
             SmallVec::from_slice(&[b])
         } else {
             // A VCF is a VCT too, and far cheaper to find.
