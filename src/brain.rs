@@ -300,18 +300,27 @@ impl Brain {
         if let Some(r) = self.move_refusal() {
             return r;
         }
+        if let Err(refusal) = self.place_at(c) {
+            return refusal;
+        }
+        self.think(arrival)
+    }
+
+    /// Place the side to move's stone on `c` (the opponent's move in TURN, ours in PLAY), or
+    /// the `ERROR` that refuses it with the state unchanged.
+    fn place_at(&mut self, c: Coord) -> Result<(), Vec<Response>> {
         let Some(g) = self.game.as_ref() else {
-            return error(NO_GAME);
+            return Err(error(NO_GAME));
         };
         let Some(pos) = Brain::cell(g, c) else {
-            return error(BAD_COORDS);
+            return Err(error(BAD_COORDS));
         };
         if !self.engine.board().is_empty(pos) {
-            return error(format!("cell {c} is occupied"));
+            return Err(error(format!("cell {c} is occupied")));
         }
         let side = g.side;
         self.place(pos, side);
-        self.think(arrival)
+        Ok(())
     }
 
     /// Put a stone on the board and in the record; the other side moves next.
@@ -426,18 +435,10 @@ impl Brain {
     }
 
     fn play(&mut self, c: Coord) -> Vec<Response> {
-        let Some(g) = self.game.as_ref() else {
-            return error(NO_GAME);
-        };
-        let Some(pos) = Brain::cell(g, c) else {
-            return error(BAD_COORDS);
-        };
-        if !self.engine.board().is_empty(pos) {
-            return error(format!("cell {c} is occupied"));
+        match self.place_at(c) {
+            Ok(()) => vec![Response::Move(c)],
+            Err(refusal) => refusal,
         }
-        let side = g.side;
-        self.place(pos, side);
-        vec![Response::Move(c)]
     }
 
     /// Swap2 (PROTOCOL.md §2.12), the simplest legal policy: open with a fixed three-stone

@@ -54,6 +54,21 @@ pub struct SearchResult {
     pub pv: Vec<Pos>,
 }
 
+impl SearchResult {
+    /// A result that plays `best` with nothing searched yet (the move always ready).
+    pub fn ready(best: Pos) -> SearchResult {
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// One game in progress plus the search state that outlives a move.
 pub struct Engine {
     config: EngineConfig,

@@ -82,15 +82,7 @@ pub fn think(
     let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
     let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let kind = node_kind(board);
-    let mut result = SearchResult {
-        best: fallback(board, kind),
-        score: 0,
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        pv: Vec::new(),
-    };
+    let mut result = SearchResult::ready(fallback(board, kind));
     let finish = |mut r: SearchResult| {
         r.elapsed = start.elapsed();
         if r.pv.first() != Some(&r.best) {
@@ -285,15 +277,7 @@ pub fn search_fixed(
     checksum: bool,
 ) -> SearchResult {
     let limits = Limits::depth(depth);
-    let mut result = SearchResult {
-        best: fallback(board, node_kind(board)),
-        score: 0,
-        depth: 0,
-        seldepth: 0,
-        nodes: 0,
-        elapsed: Duration::ZERO,
-        pv: Vec::new(),
-    };
+    let mut result = SearchResult::ready(fallback(board, node_kind(board)));
     let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), checksum);
     deepen(&mut search, &limits, depth, &mut result);
     result.elapsed = limits.start.elapsed();
