@@ -68,6 +68,51 @@ fn line_ends_in_five(board: &Board, line: &[Pos]) -> bool {
     b.last_move_won() && line.len() % 2 == 1 && b.history().last().map(|h| h.1) == Some(attacker)
 }
 
+/// Which threat solver a puzzle is put to, with its table size, node budget and depth.
+#[derive(Clone, Copy)]
+enum Solver {
+    Vcf,
+    Vct,
+}
+
+/// Run `solver` on a copy of the puzzle's board, print what it found, and check that the
+/// board comes back exactly as it was.
+fn solve(p: &Puzzle, solver: Solver) -> Option<Vec<Pos>> {
+    let (tt_bytes, nodes) = match solver {
+        Solver::Vcf => (16 << 20, 5_000_000),
+        Solver::Vct => (32 << 20, 3_000_000),
+    };
+    let mut board = p.board.clone();
+    let mut tt = TranspositionTable::with_bytes(tt_bytes);
+    let mut budget = Budget::new(nodes, None);
+    let t = Instant::now();
+    let mut search = ThreatSearch {
+        board: &mut board,
+        tt: &mut tt,
+        budget: &mut budget,
+        checksum: true,
+    };
+    let line = match solver {
+        Solver::Vcf => search.vcf(60),
+        Solver::Vct => search.vct(14),
+    };
+    println!(
+        "{}: {:?} in {:?}, {} nodes",
+        p.id,
+        line.as_ref().map(|l| l[0]),
+        t.elapsed(),
+        budget.nodes
+    );
+    assert_eq!(board.key(), p.board.key(), "{}: board not restored", p.id);
+    assert_eq!(
+        board.move_count(),
+        p.board.move_count(),
+        "{}: board not restored",
+        p.id
+    );
+    line
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -75,26 +120,8 @@ fn line_ends_in_five(board: &Board, line: &[Pos]) -> bool {
 )]
 fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
     let mut solved = 0;
-    for mut p in puzzles().into_iter().filter(|p| p.kind == "VCF") {
-        let mut tt = TranspositionTable::with_bytes(16 << 20);
-        let mut budget = Budget::new(5_000_000, None);
-        let t = Instant::now();
-        let start = p.board.clone();
-        let line = ThreatSearch {
-            board: &mut p.board,
-            tt: &mut tt,
-            budget: &mut budget,
-            checksum: true,
-        }
-        .vcf(60)
-        .unwrap_or_else(|| panic!("{}: no VCF found", p.id));
-        println!(
-            "{}: {:?} in {:?}, {} nodes",
-            p.id,
-            line[0],
-            t.elapsed(),
-            budget.nodes
-        );
+    for p in puzzles().into_iter().filter(|p| p.kind == "VCF") {
+        let line = solve(&p, Solver::Vcf).unwrap_or_else(|| panic!("{}: no VCF found", p.id));
         assert!(
             p.answers.contains(&line[0]),
             "{}: {:?} not in {:?}",
@@ -103,12 +130,11 @@ fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
             p.answers
         );
         assert!(
-            line_ends_in_five(&start, &line),
+            line_ends_in_five(&p.board, &line),
             "{}: proof line {:?} is not a VCF",
             p.id,
             line
         );
-        assert_eq!(p.board.key(), start.key(), "{}: board not restored", p.id);
         solved += 1;
     }
     assert_eq!(solved, 12);
@@ -122,29 +148,11 @@ fn every_vcf_puzzle_is_solved_with_a_listed_answer() {
 fn vct_puzzles_are_solved_where_the_search_finds_them() {
     let mut solved = 0;
     let mut total = 0;
-    for mut p in puzzles().into_iter().filter(|p| p.kind == "VCT") {
+    for p in puzzles().into_iter().filter(|p| p.kind == "VCT") {
         total += 1;
-        let mut tt = TranspositionTable::with_bytes(32 << 20);
-        let mut budget = Budget::new(3_000_000, None);
-        let t = Instant::now();
-        let start = p.board.clone();
-        let line = ThreatSearch {
-            board: &mut p.board,
-            tt: &mut tt,
-            budget: &mut budget,
-            checksum: true,
-        }
-        .vct(14);
-        println!(
-            "{}: {:?} in {:?}, {} nodes",
-            p.id,
-            line.as_ref().map(|l| l[0]),
-            t.elapsed(),
-            budget.nodes
-        );
-        if let Some(line) = line {
+        if let Some(line) = solve(&p, Solver::Vct) {
             assert!(
-                p.answers.contains(&line[0]) || line_ends_in_five(&start, &line),
+                p.answers.contains(&line[0]) || line_ends_in_five(&p.board, &line),
                 "{}: {:?} is neither the listed answer nor a line to five",
                 p.id,
                 line
