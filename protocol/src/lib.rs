@@ -71,6 +71,6 @@ pub use command::{BoardStone, Command, Field, Info};
 pub use coord::Coord;
 pub use error::ProtocolError;
 pub use parser::{Parser, MAX_BLOCK_LINES};
-pub use reader::{Line, LineReader, DEFAULT_LINE_CAP};
+pub use reader::{Endings, Line, LineReader, DEFAULT_LINE_CAP};
 pub use report::{SearchReport, TtReport, TT_TAG};
 pub use response::Response;

@@ -8,8 +8,10 @@ use std::fmt;
 pub const TT_TAG: &str = "tt";
 
 /// The transposition-table counters of `MESSAGE tt …`, cumulative since the last
-/// `START`/`RESTART`.
+/// `START`/`RESTART`. With the `serde` feature it is also the runner's stored record of a
+/// game's table figures, so the field names are the JSON names too.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct TtReport {
     /// Probes made.
     pub probes: u64,

@@ -6,8 +6,8 @@
 //! log (an engine blocked on a full stderr pipe would otherwise look like a timeout).
 
 use crate::config::EngineSpec;
-use crate::linereader::{Line, LineReader};
 use gomocup_protocol::Command;
+use gomocup_protocol::{Line, LineReader};
 use std::fs::File;
 use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::Path;
@@ -255,10 +255,11 @@ fn spawn_writer(mut stdin: ChildStdin) -> Sender<String> {
 
 fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<Event>, log: Arc<Log>) {
     thread::spawn(move || {
-        let mut reader = LineReader::new(BufReader::new(stdout));
+        let mut reader = LineReader::manager(BufReader::new(stdout));
         while let Ok(Some(line)) = reader.next_line() {
             let text = match line {
-                Line::Text(s) => {
+                Line::Text(bytes) => {
+                    let s = String::from_utf8_lossy(&bytes).into_owned();
                     // Blank lines carry nothing; managers skip them too.
                     if s.trim().is_empty() {
                         continue;
@@ -281,10 +282,10 @@ fn spawn_reader(stdout: impl Read + Send + 'static, tx: Sender<Event>, log: Arc<
 
 fn spawn_drain(stderr: impl Read + Send + 'static, log: Arc<Log>) {
     thread::spawn(move || {
-        let mut reader = LineReader::new(BufReader::new(stderr));
+        let mut reader = LineReader::manager(BufReader::new(stderr));
         while let Ok(Some(line)) = reader.next_line() {
             match line {
-                Line::Text(s) => log.line('!', &s),
+                Line::Text(bytes) => log.line('!', &String::from_utf8_lossy(&bytes)),
                 Line::Overlong => log.line('!', "(line over the length cap)"),
             }
         }

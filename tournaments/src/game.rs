@@ -10,7 +10,7 @@
 use crate::board::{Board, Side};
 use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::{EngineSpec, Settings};
-use crate::record::{Outcome, Reason, SideReport, TtStats};
+use crate::record::{Outcome, Reason, SideReport};
 use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response, TtReport};
 use std::path::Path;
 use std::sync::Arc;
@@ -271,15 +271,7 @@ fn absorb(line: &str, report: &mut SideReport) -> bool {
         Ok(Response::Message(_)) => {
             report.messages += 1;
             if let Ok(tt) = TtReport::parse_line(line) {
-                report.tt = Some(TtStats {
-                    probes: tt.probes,
-                    hits: tt.hits,
-                    cutoffs: tt.cutoffs,
-                    stores: tt.stores,
-                    replaced: tt.replaced,
-                    collisions: tt.collisions,
-                    hit_rate: tt.hit_rate,
-                });
+                report.tt = Some(tt);
             }
             true
         }

@@ -12,7 +12,6 @@ pub mod config;
 pub mod elo;
 pub mod game;
 pub mod journal;
-pub mod linereader;
 pub mod opening;
 pub mod psq;
 pub mod record;

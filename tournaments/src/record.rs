@@ -1,6 +1,7 @@
 //! What a finished game leaves behind: one JSON object per game in `results.jsonl`.
 
 use crate::board::Side;
+use gomocup_protocol::TtReport;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -64,26 +65,6 @@ impl fmt::Display for Reason {
     }
 }
 
-/// The transposition-table counters an engine reported in its last `MESSAGE tt …` line of
-/// the game (cumulative since `START`).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TtStats {
-    /// Probes made.
-    pub probes: u64,
-    /// Probes that found their key.
-    pub hits: u64,
-    /// Probes that returned a cutoff score.
-    pub cutoffs: u64,
-    /// Stores made.
-    pub stores: u64,
-    /// Stores that evicted another entry.
-    pub replaced: u64,
-    /// Probes whose hash matched while the check word differed.
-    pub collisions: u64,
-    /// Hits per probe in percent, as the engine printed it.
-    pub hit_rate: f64,
-}
-
 /// One engine's side of a game.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SideReport {
@@ -100,8 +81,9 @@ pub struct SideReport {
     /// Lines skipped as noise under `lenient_replies`.
     #[serde(default)]
     pub skipped: usize,
-    /// Its last table line, `None` when it printed none (`n/a` in reports).
-    pub tt: Option<TtStats>,
+    /// Its last `MESSAGE tt …` line of the game (cumulative since `START`), `None` when it
+    /// printed none (`n/a` in reports).
+    pub tt: Option<TtReport>,
     /// Peak resident memory of the process at the end of the game, KiB (Linux only; the
     /// `max_memory` sent is not enforced, this shows how close an engine came).
     #[serde(default)]
