@@ -161,5 +161,5 @@ fn vct_puzzles_are_solved_where_the_search_finds_them() {
         }
     }
     assert_eq!(total, 8);
-    assert!(solved >= 5, "only {solved} of {total} VCT puzzles solved");
+    assert!(solved >= 7, "only {solved} of {total} VCT puzzles solved");
 }
