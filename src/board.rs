@@ -65,6 +65,25 @@ struct Played {
     side_before: Color,
 }
 
+/// A cell's shapes as they were before a move touched them, for `undo` to put back.
+#[derive(Clone, Copy, Debug)]
+struct SavedCell {
+    index: u16,
+    pats: CellPatterns,
+}
+
+/// Everything `play` changes besides the stone, key and history, saved so that `undo` is a
+/// copy back rather than a second round of pattern lookups (which cost as much as `play`).
+#[derive(Clone, Copy, Debug)]
+struct UndoRecord {
+    /// Bounding box before the move.
+    bbox: [usize; 4],
+    p4_count: [[u16; Pattern4::COUNT]; 2],
+    value: [i32; 2],
+    /// Where this move's entries start in `Board::saved`.
+    saved_from: usize,
+}
+
 /// A square Gomoku board of side 5..=32.
 #[derive(Clone)]
 pub struct Board {
@@ -88,8 +107,10 @@ pub struct Board {
     max_x: usize,
     min_y: usize,
     max_y: usize,
-    /// Bounding boxes before each move, so undo restores them exactly.
-    box_stack: Vec<[usize; 4]>,
+    /// One record per move on the board, so undo restores boxes, counts and sums exactly.
+    undo_stack: Vec<UndoRecord>,
+    /// The touched cells' shapes before each move, in move order (see `UndoRecord`).
+    saved: Vec<SavedCell>,
     /// The pattern tables, held directly so the hot path skips the lazy-init check.
     tables: &'static pattern::Tables,
 }
@@ -122,7 +143,10 @@ impl Board {
             max_x: 0,
             min_y: usize::MAX,
             max_y: 0,
-            box_stack: Vec::with_capacity(size * size),
+            undo_stack: Vec::with_capacity(size * size),
+            // A move touches at most 32 cells; reserving them all keeps `push` from ever
+            // reallocating in the search.
+            saved: Vec::with_capacity(size * size * 32),
             tables: pattern::tables(),
         };
         board.init_patterns();
@@ -307,8 +331,12 @@ impl Board {
             color,
             side_before,
         });
-        self.box_stack
-            .push([self.min_x, self.max_x, self.min_y, self.max_y]);
+        self.undo_stack.push(UndoRecord {
+            bbox: [self.min_x, self.max_x, self.min_y, self.max_y],
+            p4_count: self.p4_count,
+            value: self.value,
+            saved_from: self.saved.len(),
+        });
         let (x, y) = (pos.x(), pos.y());
         self.min_x = self.min_x.min(x);
         self.max_x = self.max_x.max(x);
@@ -336,22 +364,25 @@ impl Board {
     pub fn undo(&mut self) -> Result<(), BoardError> {
         let last = self.history.pop().ok_or(BoardError::NothingToUndo)?;
         let pos = last.pos;
-        if let Some([a, b, c, d]) = self.box_stack.pop() {
-            self.min_x = a;
-            self.max_x = b;
-            self.min_y = c;
-            self.max_y = d;
-        }
+        let rec = self
+            .undo_stack
+            .pop()
+            .expect("one undo record per history entry");
+        [self.min_x, self.max_x, self.min_y, self.max_y] = rec.bbox;
         let z = tables();
         self.key.toggle(z.stone(pos, last.color));
         self.set_side_to_move(last.side_before);
         self.stones[last.color.idx()] -= 1;
 
-        self.update_lines(pos, last.color.stone() as u16);
+        // The played cell's own shapes were never changed while it was occupied (the moves
+        // after it have all been undone), so only the touched neighbours need restoring.
+        for s in &self.saved[rec.saved_from..] {
+            self.pats[s.index as usize] = s.pats;
+        }
+        self.saved.truncate(rec.saved_from);
+        self.p4_count = rec.p4_count;
+        self.value = rec.value;
         self.cells[pos.index()] = Stone::Empty;
-        let cp = CellPatterns::from_windows(self.pats[pos.index()].windows);
-        self.pats[pos.index()] = cp;
-        self.count_in(&cp);
         for &d in NEAR.iter() {
             let j = (pos.index() as isize + d) as usize;
             self.near[j] = self.near[j].wrapping_sub(1);
@@ -362,7 +393,7 @@ impl Board {
     }
 
     /// XOR `code` into the windows of the cells up to four steps from `pos` on each line and
-    /// refresh the shapes of the empty ones. The same call places and removes a stone.
+    /// refresh the shapes of the empty ones, saving each touched cell first for `undo`.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u16) {
         // Every cell within four steps of a board cell lies inside the padded grid; saying
@@ -389,10 +420,14 @@ impl Board {
             return;
         }
         let cell = &mut self.pats[index];
+        self.saved.push(SavedCell {
+            index: index as u16,
+            pats: *cell,
+        });
         let window = cell.windows[dir] ^ bits;
         if stone != Stone::Empty {
-            // An occupied cell only keeps its windows current; its shapes are rebuilt from
-            // them when the stone is taken back (see `undo`).
+            // An occupied cell only keeps its windows current (`validate` checks them);
+            // its shapes stay as they were when the stone was placed.
             cell.windows[dir] = window;
             return;
         }
