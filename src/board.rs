@@ -66,7 +66,7 @@ struct Played {
 }
 
 /// A cell's shapes as they were before a move touched them, for `undo` to put back.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default)]
 struct SavedCell {
     index: u16,
     pats: CellPatterns,
@@ -80,8 +80,74 @@ struct UndoRecord {
     bbox: [usize; 4],
     p4_count: [[u16; Pattern4::COUNT]; 2],
     value: [i32; 2],
-    /// Where this move's entries start in `Board::saved`.
+    /// Where this move's entries start in `Board::saved`, and how many there are.
     saved_from: usize,
+    saved_len: usize,
+}
+
+/// The board's fields that `play` updates along the lines through the new stone, borrowed
+/// apart so the compiler knows they do not alias and keeps their addresses in registers.
+struct Upkeep<'a> {
+    cells: &'a [Stone; NUM_CELLS],
+    pats: &'a mut [CellPatterns; NUM_CELLS],
+    counts: &'a mut [[u16; Pattern4::COUNT]; 2],
+    value: &'a mut [i32; 2],
+    /// Room for the cells this move touches (at most 32), and how many are saved so far.
+    saved: &'a mut [SavedCell; 32],
+    n: usize,
+    tables: pattern::TableRefs<'a>,
+}
+
+impl Upkeep<'_> {
+    /// Touch the cells up to four steps either side of `base` along direction `D`. A line
+    /// stops at the first wall: the square board is convex and the padding is wider than
+    /// four cells, so every cell beyond a wall is a wall too. The steps are written out so
+    /// that every offset is a constant.
+    #[inline(always)]
+    fn line<const D: usize>(&mut self, base: usize, code: u16) {
+        let dir = DIRS[D] as usize;
+        // The cell k steps ahead sees `base` k steps behind it (slot 4 - k); the cell k
+        // steps behind sees it k steps ahead (slot 3 + k).
+        let _ = self.touch::<D>(base + dir, code << 6)
+            && self.touch::<D>(base + 2 * dir, code << 4)
+            && self.touch::<D>(base + 3 * dir, code << 2)
+            && self.touch::<D>(base + 4 * dir, code);
+        let _ = self.touch::<D>(base - dir, code << 8)
+            && self.touch::<D>(base - 2 * dir, code << 10)
+            && self.touch::<D>(base - 3 * dir, code << 12)
+            && self.touch::<D>(base - 4 * dir, code << 14);
+    }
+
+    /// Save the cell `index`, XOR `bits` into its window along `D`, and refresh its shapes
+    /// if it is empty. Returns false, touching nothing, if the cell is a wall.
+    #[inline(always)]
+    fn touch<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
+        let stone = self.cells[index];
+        if stone == Stone::Wall {
+            return false;
+        }
+        let cell = &mut self.pats[index];
+        self.saved[self.n] = SavedCell {
+            index: index as u16,
+            pats: *cell,
+        };
+        self.n += 1;
+        let window = cell.windows[D] ^ bits;
+        if stone != Stone::Empty {
+            // An occupied cell only keeps its windows current (`validate` checks them);
+            // its shapes stay as they were when the stone was placed.
+            cell.windows[D] = window;
+            return true;
+        }
+        let counts = &mut *self.counts;
+        let value = &mut *self.value;
+        self.tables.update(cell, D, window, |c, old, new, dv| {
+            counts[c][old as usize] -= 1;
+            counts[c][new as usize] += 1;
+            value[c] += dv;
+        });
+        true
+    }
 }
 
 /// A square Gomoku board of side 5..=32.
@@ -109,8 +175,11 @@ pub struct Board {
     max_y: usize,
     /// One record per move on the board, so undo restores boxes, counts and sums exactly.
     undo_stack: Vec<UndoRecord>,
-    /// The touched cells' shapes before each move, in move order (see `UndoRecord`).
-    saved: Vec<SavedCell>,
+    /// The touched cells' shapes before each move, in move order (see `UndoRecord`): room
+    /// for 32 per cell of the board, allocated once so a move writes without checking room.
+    saved: Box<[SavedCell]>,
+    /// Entries of `saved` in use.
+    saved_top: usize,
     /// The pattern tables, held directly so the hot path skips the lazy-init check.
     tables: &'static pattern::Tables,
 }
@@ -144,9 +213,8 @@ impl Board {
             min_y: usize::MAX,
             max_y: 0,
             undo_stack: Vec::with_capacity(size * size),
-            // A move touches at most 32 cells; reserving them all keeps `push` from ever
-            // reallocating in the search.
-            saved: Vec::with_capacity(size * size * 32),
+            saved: vec![SavedCell::default(); (size * size + 1) * 32].into_boxed_slice(),
+            saved_top: 0,
             tables: pattern::tables(),
         };
         board.init_patterns();
@@ -335,7 +403,8 @@ impl Board {
             bbox: [self.min_x, self.max_x, self.min_y, self.max_y],
             p4_count: self.p4_count,
             value: self.value,
-            saved_from: self.saved.len(),
+            saved_from: self.saved_top,
+            saved_len: 0,
         });
         let (x, y) = (pos.x(), pos.y());
         self.min_x = self.min_x.min(x);
@@ -376,10 +445,10 @@ impl Board {
 
         // The played cell's own shapes were never changed while it was occupied (the moves
         // after it have all been undone), so only the touched neighbours need restoring.
-        for s in &self.saved[rec.saved_from..] {
+        for s in &self.saved[rec.saved_from..rec.saved_from + rec.saved_len] {
             self.pats[s.index as usize] = s.pats;
         }
-        self.saved.truncate(rec.saved_from);
+        self.saved_top = rec.saved_from;
         self.p4_count = rec.p4_count;
         self.value = rec.value;
         self.cells[pos.index()] = Stone::Empty;
@@ -400,44 +469,28 @@ impl Board {
         // so once lets the compiler drop the per-cell bounds checks below.
         let reach = 4 * (STRIDE + 1);
         assert!(pos.index() >= reach && pos.index() + reach < NUM_CELLS);
-        let base = pos.index() as isize;
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in 1..=4isize {
-                // The cell k steps ahead sees `pos` k steps behind it (slot 4 - k), and the
-                // cell k steps behind sees it k steps ahead (slot 3 + k).
-                let ahead = (base + k * dir) as usize;
-                self.touch(ahead, d, code << (2 * (4 - k)));
-                let behind = (base - k * dir) as usize;
-                self.touch(behind, d, code << (2 * (3 + k)));
-            }
+        let top = self.saved_top;
+        let mut up = Upkeep {
+            cells: &self.cells,
+            pats: &mut self.pats,
+            counts: &mut self.p4_count,
+            value: &mut self.value,
+            saved: (&mut self.saved[top..top + 32])
+                .try_into()
+                .expect("32 entries"),
+            n: 0,
+            tables: self.tables.refs(),
+        };
+        let base = pos.index();
+        up.line::<0>(base, code);
+        up.line::<1>(base, code);
+        up.line::<2>(base, code);
+        up.line::<3>(base, code);
+        let n = up.n;
+        self.saved_top = top + n;
+        if let Some(rec) = self.undo_stack.last_mut() {
+            rec.saved_len = n;
         }
-    }
-
-    #[inline(always)]
-    fn touch(&mut self, index: usize, dir: usize, bits: u16) {
-        let stone = self.cells[index];
-        if stone == Stone::Wall {
-            return;
-        }
-        let cell = &mut self.pats[index];
-        self.saved.push(SavedCell {
-            index: index as u16,
-            pats: *cell,
-        });
-        let window = cell.windows[dir] ^ bits;
-        if stone != Stone::Empty {
-            // An occupied cell only keeps its windows current (`validate` checks them);
-            // its shapes stay as they were when the stone was placed.
-            cell.windows[dir] = window;
-            return;
-        }
-        let counts = &mut self.p4_count;
-        let value = &mut self.value;
-        self.tables.update(cell, dir, window, |c, old, new, dv| {
-            counts[c][old as usize] -= 1;
-            counts[c][new as usize] += 1;
-            value[c] += dv;
-        });
     }
 
     /// The combination class `color` would reach by playing the empty cell `pos`.
@@ -569,28 +622,35 @@ impl Board {
     /// incremental state. Runs after every `play`/`undo` in debug builds.
     pub fn validate(&self) {
         assert_eq!(self.key, self.compute_key(), "incremental key diverged");
-        let mut fresh = self.clone();
-        fresh.init_patterns();
+        // Recomputed cell by cell rather than on a clone, which would copy the undo stacks.
+        let mut p4_count = [[0u16; Pattern4::COUNT]; 2];
+        let mut value = [0i32; 2];
         for i in 0..NUM_CELLS {
-            if self.cells[i] != Stone::Wall {
-                assert_eq!(
-                    self.pats[i].windows,
-                    fresh.pats[i].windows,
-                    "window diverged at {:?}",
-                    Pos(i as u16)
-                );
+            if self.cells[i] == Stone::Wall {
+                continue;
             }
+            let fresh = CellPatterns::from_windows(DIRS.map(|dir| self.window_at(i, dir)));
+            assert_eq!(
+                self.pats[i].windows,
+                fresh.windows,
+                "window diverged at {:?}",
+                Pos(i as u16)
+            );
             if self.cells[i] == Stone::Empty {
                 assert_eq!(
                     self.pats[i],
-                    fresh.pats[i],
+                    fresh,
                     "shapes diverged at {:?}",
                     Pos(i as u16)
                 );
+                for c in 0..2 {
+                    p4_count[c][fresh.p4[c] as usize] += 1;
+                    value[c] += fresh.value[c] as i32;
+                }
             }
         }
-        assert_eq!(self.p4_count, fresh.p4_count, "pattern counts diverged");
-        assert_eq!(self.value, fresh.value, "evaluation sums diverged");
+        assert_eq!(self.p4_count, p4_count, "pattern counts diverged");
+        assert_eq!(self.value, value, "evaluation sums diverged");
     }
 
     /// ASCII diagram (`X` black, `O` white, `.` empty), rows top to bottom.
