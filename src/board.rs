@@ -563,6 +563,33 @@ impl Board {
         }
     }
 
+    /// The first `wanted` candidate cells (in `for_each_candidate` order) where `color`
+    /// reaches at least `min`, pushed onto `out`. The class is tested first, since it rules
+    /// out most cells, and the scan stops as soon as `wanted` cells are found.
+    pub fn cells_at_least(&self, color: Color, min: Pattern4, wanted: usize, out: &mut MoveList) {
+        if self.history.is_empty() || wanted == 0 {
+            return;
+        }
+        let c = color.idx();
+        let x0 = self.min_x.saturating_sub(2);
+        let x1 = (self.max_x + 2).min(self.size - 1);
+        let y0 = self.min_y.saturating_sub(2);
+        let y1 = (self.max_y + 2).min(self.size - 1);
+        let mut found = 0;
+        for y in y0..=y1 {
+            let row = Pos::new(0, y).index();
+            for i in row + x0..=row + x1 {
+                if self.pats[i].p4[c] >= min && self.near[i] > 0 && self.cells[i] == Stone::Empty {
+                    out.push(Pos(i as u16));
+                    found += 1;
+                    if found == wanted {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
     /// Length of the run of `color` stones through `pos` along `dir`, counting `pos` itself
     /// as `color`, and the stones just beyond each end.
     fn run_through(&self, pos: Pos, color: Color, dir: isize) -> (usize, Stone, Stone) {

@@ -25,15 +25,7 @@ pub enum NodeKind {
 /// Cells where `color` reaches at least `min`, scanning only until the counters are met.
 pub fn cells_at_least(board: &Board, color: Color, min: Pattern4) -> MoveList {
     let mut out = MoveList::new();
-    let wanted = board.count_at_least(color, min);
-    if wanted == 0 {
-        return out;
-    }
-    board.for_each_candidate(|p| {
-        if out.len() < wanted && board.p4(p, color) >= min {
-            out.push(p);
-        }
-    });
+    board.cells_at_least(color, min, board.count_at_least(color, min), &mut out);
     out
 }
 
