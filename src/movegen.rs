@@ -70,18 +70,22 @@ fn real_five(board: &Board, p: Pos, color: Color) -> bool {
     board.rule().is_freestyle() || board.is_five(p, color)
 }
 
-/// Visit the empty cells up to four steps from `center` along its four lines.
+/// Visit the empty cells up to four steps from `center` along its four lines, direction by
+/// direction and from four steps behind to four steps ahead.
+///
+/// The empty cells are read off `center`'s own line windows (kept current for occupied
+/// cells too), so only the empty ones are visited and the stones are not read again.
 #[inline]
 pub fn scan_lines(board: &Board, center: Pos, mut f: impl FnMut(Pos)) {
-    for &dir in DIRS.iter() {
-        for k in -4isize..=4 {
-            if k == 0 {
-                continue;
-            }
-            let p = center.offset(k * dir);
-            if board.is_empty(p) {
-                f(p);
-            }
+    let windows = board.cell(center).windows;
+    for (&dir, &w) in DIRS.iter().zip(windows.iter()) {
+        // Slot s holds the cell at offset s - 4 (s < 4) or s - 3 (s >= 4); code 0 is empty.
+        let mut empty = !(w | (w >> 1)) & 0x5555;
+        while empty != 0 {
+            let slot = empty.trailing_zeros() as isize / 2;
+            let k = if slot < 4 { slot - 4 } else { slot - 3 };
+            f(center.offset(k * dir));
+            empty &= empty - 1;
         }
     }
 }
