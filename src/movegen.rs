@@ -6,6 +6,7 @@
 use crate::board::{Board, MoveList};
 use crate::pattern::{Pattern, Pattern4};
 use crate::types::{Color, Pos, DIRS};
+use smallvec::SmallVec;
 
 /// What the side to move faces, from the counters alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,10 +30,14 @@ pub fn cells_at_least(board: &Board, color: Color, min: Pattern4) -> MoveList {
     out
 }
 
+/// Five cells: callers ask for one or two, so the list is small enough to return in
+/// registers (a `MoveList` here cost a 136-byte copy per call, twice per node).
+pub type FiveCells = SmallVec<[Pos; 2]>;
+
 /// Cells where a `color` stone really completes a winning line (pattern five cells,
 /// confirmed by a line scan under rules other than freestyle), at most `limit` of them.
-pub fn five_cells(board: &Board, color: Color, limit: usize) -> MoveList {
-    let mut out = MoveList::new();
+pub fn five_cells(board: &Board, color: Color, limit: usize) -> FiveCells {
+    let mut out = FiveCells::new();
     if board.count(color, Pattern4::AFive) == 0 {
         return out;
     }

@@ -228,7 +228,7 @@ impl<'a> Search<'a> {
             NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
             NodeKind::Lost => {
                 // At the root, still pick a move: block one of the fives.
-                crate::movegen::five_cells(self.board, opp, 1)
+                MoveList::from_slice(&crate::movegen::five_cells(self.board, opp, 1))
             }
             NodeKind::Defend => defence_moves.unwrap_or_default(),
             _ => self.board.candidates(),
