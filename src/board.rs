@@ -37,25 +37,6 @@ impl std::fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// Offsets of the 5x5 square around a cell, whose empty cells become candidates.
-const NEAR: [isize; 24] = {
-    let mut out = [0isize; 24];
-    let mut i = 0;
-    let mut dy = -2isize;
-    while dy <= 2 {
-        let mut dx = -2isize;
-        while dx <= 2 {
-            if dx != 0 || dy != 0 {
-                out[i] = dy * STRIDE as isize + dx;
-                i += 1;
-            }
-            dx += 1;
-        }
-        dy += 1;
-    }
-    out
-};
-
 /// One entry of the move history.
 #[derive(Clone, Copy, Debug)]
 struct Played {
@@ -156,7 +137,7 @@ pub struct Board {
     size: usize,
     rule: Rule,
     cells: Box<[Stone; NUM_CELLS]>,
-    /// Number of stones in the 5x5 square around each cell.
+    /// Number of stones in the 5x5 square around each cell (see `bump_near`).
     near: Box<[u8; NUM_CELLS]>,
     /// Line windows and derived shapes of every cell (kept for occupied cells too).
     pats: Box<[CellPatterns; NUM_CELLS]>,
@@ -421,10 +402,7 @@ impl Board {
         self.count_out(&cp);
         self.cells[pos.index()] = color.stone();
         self.update_lines(pos, color.stone() as u16);
-        for &d in NEAR.iter() {
-            let j = (pos.index() as isize + d) as usize;
-            self.near[j] = self.near[j].wrapping_add(1);
-        }
+        self.bump_near(pos, true);
         #[cfg(debug_assertions)]
         self.validate();
     }
@@ -452,13 +430,30 @@ impl Board {
         self.p4_count = rec.p4_count;
         self.value = rec.value;
         self.cells[pos.index()] = Stone::Empty;
-        for &d in NEAR.iter() {
-            let j = (pos.index() as isize + d) as usize;
-            self.near[j] = self.near[j].wrapping_sub(1);
-        }
+        self.bump_near(pos, false);
         #[cfg(debug_assertions)]
         self.validate();
         Ok(())
+    }
+
+    /// Add one to (`add`) or take one from the stone counts of the 5x5 square around `pos`.
+    ///
+    /// Each row of five counts is updated as one 8-byte word (the top three bytes get 0).
+    /// No byte carries into the next: a count never exceeds 25, and a count taken from
+    /// includes the stone being removed. The square's centre is counted too: that is `pos`
+    /// itself, occupied while its stone counts, and an occupied cell is never a candidate,
+    /// so every empty cell still counts exactly the stones around it.
+    #[inline]
+    fn bump_near(&mut self, pos: Pos, add: bool) {
+        const ROW: u64 = 0x01_01_01_01_01;
+        for dy in 0..5 {
+            let start = pos.index() + dy * STRIDE - 2 * STRIDE - 2;
+            let word: &mut [u8; 8] = (&mut self.near[start..start + 8])
+                .try_into()
+                .expect("8 bytes");
+            let v = u64::from_le_bytes(*word);
+            *word = if add { v + ROW } else { v - ROW }.to_le_bytes();
+        }
     }
 
     /// XOR `code` into the windows of the cells up to four steps from `pos` on each line and
