@@ -256,8 +256,10 @@ impl<'a> Search<'a> {
         for i in 0..scored.len() {
             // Selection, not a full sort: most nodes cut off after the first few moves.
             let mut pick = i;
-            for j in i + 1..scored.len() {
-                if scored[j] > scored[pick] {
+            let mut top = scored[i];
+            for (j, &key) in scored.iter().enumerate().skip(i + 1) {
+                if key > top {
+                    top = key;
                     pick = j;
                 }
             }
