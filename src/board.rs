@@ -99,13 +99,14 @@ impl Upkeep<'_> {
             && self.touch::<D>(base - 4 * dir, code << 14);
     }
 
-    /// Save the cell `index`, XOR `bits` into its window along `D`, and refresh its shapes
-    /// if it is empty. Returns false, touching nothing, if the cell is a wall.
+    /// Save the empty cell `index`, XOR `bits` into its window along `D`, and refresh its
+    /// shapes. Skips an occupied cell (see `Board::pats`); returns false, touching nothing,
+    /// at a wall.
     #[inline(always)]
     fn touch<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
         let stone = self.cells[index];
-        if stone == Stone::Wall {
-            return false;
+        if stone != Stone::Empty {
+            return stone != Stone::Wall;
         }
         let cell = &mut self.pats[index];
         self.saved[self.n] = SavedCell {
@@ -114,12 +115,6 @@ impl Upkeep<'_> {
         };
         self.n += 1;
         let window = cell.windows[D] ^ bits;
-        if stone != Stone::Empty {
-            // An occupied cell only keeps its windows current (`validate` checks them);
-            // its shapes stay as they were when the stone was placed.
-            cell.windows[D] = window;
-            return true;
-        }
         let counts = &mut *self.counts;
         let value = &mut *self.value;
         self.tables.update(cell, D, window, |c, old, new, dv| {
@@ -139,7 +134,11 @@ pub struct Board {
     cells: Box<[Stone; NUM_CELLS]>,
     /// Number of stones in the 5x5 square around each cell (see `bump_near`).
     near: Box<[u8; NUM_CELLS]>,
-    /// Line windows and derived shapes of every cell (kept for occupied cells too).
+    /// Line windows and derived shapes of every cell. Only empty cells are kept current:
+    /// an occupied cell's entry stays as it was when its stone was placed. Every move after
+    /// that stone is taken back before it is, so when the cell is empty again its entry
+    /// is current again, and `play`/`undo` never spend work on occupied cells. (The last
+    /// move's windows are current too, since nothing was played after it; see `windows`.)
     pats: Box<[CellPatterns; NUM_CELLS]>,
     /// How many empty cells have each combination class, per colour.
     p4_count: [[u16; Pattern4::COUNT]; 2],
@@ -488,13 +487,25 @@ impl Board {
         }
     }
 
+    /// The line windows of `pos` (see `CellPatterns::windows`), current for any board cell:
+    /// kept for empty cells and the last move, read off the stones for older moves.
+    #[inline]
+    pub fn windows(&self, pos: Pos) -> [u16; 4] {
+        if self.cells[pos.index()] == Stone::Empty || self.last_move() == Some(pos) {
+            self.pats[pos.index()].windows
+        } else {
+            DIRS.map(|dir| self.window_at(pos.index(), dir))
+        }
+    }
+
     /// The combination class `color` would reach by playing the empty cell `pos`.
     #[inline]
     pub fn p4(&self, pos: Pos, color: Color) -> Pattern4 {
         self.pats[pos.index()].p4[color.idx()]
     }
 
-    /// The shapes of `pos` (line windows, per-direction patterns, classes, values).
+    /// The shapes of the empty cell `pos` (line windows, per-direction patterns, classes,
+    /// values); for an occupied cell, its shapes when the stone was placed.
     #[inline]
     pub fn cell(&self, pos: Pos) -> &CellPatterns {
         &self.pats[pos.index()]
@@ -653,7 +664,7 @@ impl Board {
             }
             let fresh = CellPatterns::from_windows(DIRS.map(|dir| self.window_at(i, dir)));
             assert_eq!(
-                self.pats[i].windows,
+                self.windows(Pos(i as u16)),
                 fresh.windows,
                 "window diverged at {:?}",
                 Pos(i as u16)

@@ -78,11 +78,11 @@ fn real_five(board: &Board, p: Pos, color: Color) -> bool {
 /// Visit the empty cells up to four steps from `center` along its four lines, direction by
 /// direction and from four steps behind to four steps ahead.
 ///
-/// The empty cells are read off `center`'s own line windows (kept current for occupied
-/// cells too), so only the empty ones are visited and the stones are not read again.
+/// The empty cells are read off `center`'s line windows (`Board::windows`), so only the
+/// empty ones are visited.
 #[inline]
 pub fn scan_lines(board: &Board, center: Pos, mut f: impl FnMut(Pos)) {
-    let windows = board.cell(center).windows;
+    let windows = board.windows(center);
     for (&dir, &w) in DIRS.iter().zip(windows.iter()) {
         // Slot s holds the cell at offset s - 4 (s < 4) or s - 3 (s >= 4); code 0 is empty.
         let mut empty = !(w | (w >> 1)) & 0x5555;
