@@ -36,11 +36,21 @@ pub type FiveCells = SmallVec<[Pos; 2]>;
 
 /// Cells where a `color` stone really completes a winning line (pattern five cells,
 /// confirmed by a line scan under rules other than freestyle), at most `limit` of them.
+///
+/// Most calls find the counter at zero; that test is inlined into the caller, and only a
+/// real search pays for a call.
+#[inline]
 pub fn five_cells(board: &Board, color: Color, limit: usize) -> FiveCells {
-    let mut out = FiveCells::new();
     if board.count(color, Pattern4::AFive) == 0 {
-        return out;
+        return FiveCells::new();
     }
+    find_five_cells(board, color, limit)
+}
+
+/// `five_cells` once the counter says there is at least one.
+#[inline(never)]
+fn find_five_cells(board: &Board, color: Color, limit: usize) -> FiveCells {
+    let mut out = FiveCells::new();
     // Fives come from the last few moves' lines almost always; look there first.
     for back in 0..4 {
         if let Some(m) = board.recent_move(back) {
