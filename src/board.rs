@@ -583,9 +583,12 @@ impl Board {
         let y1 = (self.max_y + 2).min(self.size - 1);
         let mut found = 0;
         for y in y0..=y1 {
-            let row = Pos::new(0, y).index();
-            for i in row + x0..=row + x1 {
-                if self.pats[i].p4[c] >= min && self.near[i] > 0 && self.cells[i] == Stone::Empty {
+            // One row's cells as a slice: the loop then needs no per-cell bounds check.
+            let start = Pos::new(x0, y).index();
+            let end = start + (x1 - x0) + 1;
+            for (k, cell) in self.pats[start..end].iter().enumerate() {
+                let i = start + k;
+                if cell.p4[c] >= min && self.near[i] > 0 && self.cells[i] == Stone::Empty {
                     out.push(Pos(i as u16));
                     found += 1;
                     if found == wanted {
