@@ -3,7 +3,7 @@
 
 use crate::pattern::{self, CellPatterns, Pattern4};
 use crate::types::{Color, Pos, Rule, Stone, DIRS, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
-use crate::zobrist::{tables, MultiKey};
+use crate::zobrist::{tables, MultiKey, ZobristTables};
 use smallvec::SmallVec;
 
 /// A list of moves that stays on the stack for typical move counts.
@@ -162,6 +162,8 @@ pub struct Board {
     saved_top: usize,
     /// The pattern tables, held directly so the hot path skips the lazy-init check.
     tables: &'static pattern::Tables,
+    /// The key tables, held for the same reason.
+    zobrist: &'static ZobristTables,
 }
 
 impl Board {
@@ -196,6 +198,7 @@ impl Board {
             saved: vec![SavedCell::default(); (size * size + 1) * 32].into_boxed_slice(),
             saved_top: 0,
             tables: pattern::tables(),
+            zobrist: tables(),
         };
         board.init_patterns();
         Ok(board)
@@ -293,7 +296,7 @@ impl Board {
     /// Set the side to move without placing a stone (for `BOARD` set-ups), keeping the key true.
     pub fn set_side_to_move(&mut self, side: Color) {
         if side != self.side {
-            self.key.toggle(tables().side());
+            self.key.toggle(self.zobrist.side());
             self.side = side;
         }
     }
@@ -392,7 +395,7 @@ impl Board {
         self.min_y = self.min_y.min(y);
         self.max_y = self.max_y.max(y);
 
-        let z = tables();
+        let z = self.zobrist;
         self.key.toggle(z.stone(pos, color));
         self.set_side_to_move(color.opp());
         self.stones[color.idx()] += 1;
@@ -415,7 +418,7 @@ impl Board {
             .pop()
             .expect("one undo record per history entry");
         [self.min_x, self.max_x, self.min_y, self.max_y] = rec.bbox;
-        let z = tables();
+        let z = self.zobrist;
         self.key.toggle(z.stone(pos, last.color));
         self.set_side_to_move(last.side_before);
         self.stones[last.color.idx()] -= 1;
