@@ -3,7 +3,7 @@
 
 use crate::pattern::{self, CellPatterns, Pattern4};
 use crate::types::{Color, Pos, Rule, Stone, DIRS, MAX_SIZE, MIN_SIZE, NUM_CELLS, STRIDE};
-use crate::zobrist::{tables, MultiKey};
+use crate::zobrist::{tables, MultiKey, ZobristTables};
 use smallvec::SmallVec;
 
 /// A list of moves that stays on the stack for typical move counts.
@@ -37,25 +37,6 @@ impl std::fmt::Display for BoardError {
 
 impl std::error::Error for BoardError {}
 
-/// Offsets of the 5x5 square around a cell, whose empty cells become candidates.
-const NEAR: [isize; 24] = {
-    let mut out = [0isize; 24];
-    let mut i = 0;
-    let mut dy = -2isize;
-    while dy <= 2 {
-        let mut dx = -2isize;
-        while dx <= 2 {
-            if dx != 0 || dy != 0 {
-                out[i] = dy * STRIDE as isize + dx;
-                i += 1;
-            }
-            dx += 1;
-        }
-        dy += 1;
-    }
-    out
-};
-
 /// One entry of the move history.
 #[derive(Clone, Copy, Debug)]
 struct Played {
@@ -65,15 +46,99 @@ struct Played {
     side_before: Color,
 }
 
+/// A cell's shapes as they were before a move touched them, for `undo` to put back.
+#[derive(Clone, Copy, Debug, Default)]
+struct SavedCell {
+    index: u16,
+    pats: CellPatterns,
+}
+
+/// Everything `play` changes besides the stone, key and history, saved so that `undo` is a
+/// copy back rather than a second round of pattern lookups (which cost as much as `play`).
+#[derive(Clone, Copy, Debug)]
+struct UndoRecord {
+    /// Bounding box before the move.
+    bbox: [usize; 4],
+    p4_count: [[u16; Pattern4::COUNT]; 2],
+    value: [i32; 2],
+    /// Where this move's entries start in `Board::saved`, and how many there are.
+    saved_from: usize,
+    saved_len: usize,
+}
+
+/// The board's fields that `play` updates along the lines through the new stone, borrowed
+/// apart so the compiler knows they do not alias and keeps their addresses in registers.
+struct Upkeep<'a> {
+    cells: &'a [Stone; NUM_CELLS],
+    pats: &'a mut [CellPatterns; NUM_CELLS],
+    counts: &'a mut [[u16; Pattern4::COUNT]; 2],
+    value: &'a mut [i32; 2],
+    /// Room for the cells this move touches (at most 32), and how many are saved so far.
+    saved: &'a mut [SavedCell; 32],
+    n: usize,
+    tables: pattern::TableRefs<'a>,
+}
+
+impl Upkeep<'_> {
+    /// Touch the cells up to four steps either side of `base` along direction `D`. A line
+    /// stops at the first wall: the square board is convex and the padding is wider than
+    /// four cells, so every cell beyond a wall is a wall too. The steps are written out so
+    /// that every offset is a constant.
+    #[inline(always)]
+    fn line<const D: usize>(&mut self, base: usize, code: u16) {
+        let dir = DIRS[D] as usize;
+        // The cell k steps ahead sees `base` k steps behind it (slot 4 - k); the cell k
+        // steps behind sees it k steps ahead (slot 3 + k).
+        let _ = self.touch::<D>(base + dir, code << 6)
+            && self.touch::<D>(base + 2 * dir, code << 4)
+            && self.touch::<D>(base + 3 * dir, code << 2)
+            && self.touch::<D>(base + 4 * dir, code);
+        let _ = self.touch::<D>(base - dir, code << 8)
+            && self.touch::<D>(base - 2 * dir, code << 10)
+            && self.touch::<D>(base - 3 * dir, code << 12)
+            && self.touch::<D>(base - 4 * dir, code << 14);
+    }
+
+    /// Save the empty cell `index`, XOR `bits` into its window along `D`, and refresh its
+    /// shapes. Skips an occupied cell (see `Board::pats`); returns false, touching nothing,
+    /// at a wall.
+    #[inline(always)]
+    fn touch<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
+        let stone = self.cells[index];
+        if stone != Stone::Empty {
+            return stone != Stone::Wall;
+        }
+        let cell = &mut self.pats[index];
+        self.saved[self.n] = SavedCell {
+            index: index as u16,
+            pats: *cell,
+        };
+        self.n += 1;
+        let window = cell.windows[D] ^ bits;
+        let counts = &mut *self.counts;
+        let value = &mut *self.value;
+        self.tables.update(cell, D, window, |c, old, new, dv| {
+            counts[c][old as usize] -= 1;
+            counts[c][new as usize] += 1;
+            value[c] += dv;
+        });
+        true
+    }
+}
+
 /// A square Gomoku board of side 5..=32.
 #[derive(Clone)]
 pub struct Board {
     size: usize,
     rule: Rule,
     cells: Box<[Stone; NUM_CELLS]>,
-    /// Number of stones in the 5x5 square around each cell.
+    /// Number of stones in the 5x5 square around each cell (see `bump_near`).
     near: Box<[u8; NUM_CELLS]>,
-    /// Line windows and derived shapes of every cell (kept for occupied cells too).
+    /// Line windows and derived shapes of every cell. Only empty cells are kept current:
+    /// an occupied cell's entry stays as it was when its stone was placed. Every move after
+    /// that stone is taken back before it is, so when the cell is empty again its entry
+    /// is current again, and `play`/`undo` never spend work on occupied cells. (The last
+    /// move's windows are current too, since nothing was played after it; see `windows`.)
     pats: Box<[CellPatterns; NUM_CELLS]>,
     /// How many empty cells have each combination class, per colour.
     p4_count: [[u16; Pattern4::COUNT]; 2],
@@ -88,10 +153,17 @@ pub struct Board {
     max_x: usize,
     min_y: usize,
     max_y: usize,
-    /// Bounding boxes before each move, so undo restores them exactly.
-    box_stack: Vec<[usize; 4]>,
+    /// One record per move on the board, so undo restores boxes, counts and sums exactly.
+    undo_stack: Vec<UndoRecord>,
+    /// The touched cells' shapes before each move, in move order (see `UndoRecord`): room
+    /// for 32 per cell of the board, allocated once so a move writes without checking room.
+    saved: Box<[SavedCell]>,
+    /// Entries of `saved` in use.
+    saved_top: usize,
     /// The pattern tables, held directly so the hot path skips the lazy-init check.
     tables: &'static pattern::Tables,
+    /// The key tables, held for the same reason.
+    zobrist: &'static ZobristTables,
 }
 
 impl Board {
@@ -122,8 +194,11 @@ impl Board {
             max_x: 0,
             min_y: usize::MAX,
             max_y: 0,
-            box_stack: Vec::with_capacity(size * size),
+            undo_stack: Vec::with_capacity(size * size),
+            saved: vec![SavedCell::default(); (size * size + 1) * 32].into_boxed_slice(),
+            saved_top: 0,
             tables: pattern::tables(),
+            zobrist: tables(),
         };
         board.init_patterns();
         Ok(board)
@@ -221,7 +296,7 @@ impl Board {
     /// Set the side to move without placing a stone (for `BOARD` set-ups), keeping the key true.
     pub fn set_side_to_move(&mut self, side: Color) {
         if side != self.side {
-            self.key.toggle(tables().side());
+            self.key.toggle(self.zobrist.side());
             self.side = side;
         }
     }
@@ -307,15 +382,20 @@ impl Board {
             color,
             side_before,
         });
-        self.box_stack
-            .push([self.min_x, self.max_x, self.min_y, self.max_y]);
+        self.undo_stack.push(UndoRecord {
+            bbox: [self.min_x, self.max_x, self.min_y, self.max_y],
+            p4_count: self.p4_count,
+            value: self.value,
+            saved_from: self.saved_top,
+            saved_len: 0,
+        });
         let (x, y) = (pos.x(), pos.y());
         self.min_x = self.min_x.min(x);
         self.max_x = self.max_x.max(x);
         self.min_y = self.min_y.min(y);
         self.max_y = self.max_y.max(y);
 
-        let z = tables();
+        let z = self.zobrist;
         self.key.toggle(z.stone(pos, color));
         self.set_side_to_move(color.opp());
         self.stones[color.idx()] += 1;
@@ -324,10 +404,7 @@ impl Board {
         self.count_out(&cp);
         self.cells[pos.index()] = color.stone();
         self.update_lines(pos, color.stone() as u16);
-        for &d in NEAR.iter() {
-            let j = (pos.index() as isize + d) as usize;
-            self.near[j] = self.near[j].wrapping_add(1);
-        }
+        self.bump_near(pos, true);
         #[cfg(debug_assertions)]
         self.validate();
     }
@@ -336,73 +413,92 @@ impl Board {
     pub fn undo(&mut self) -> Result<(), BoardError> {
         let last = self.history.pop().ok_or(BoardError::NothingToUndo)?;
         let pos = last.pos;
-        if let Some([a, b, c, d]) = self.box_stack.pop() {
-            self.min_x = a;
-            self.max_x = b;
-            self.min_y = c;
-            self.max_y = d;
-        }
-        let z = tables();
+        let rec = self
+            .undo_stack
+            .pop()
+            .expect("one undo record per history entry");
+        [self.min_x, self.max_x, self.min_y, self.max_y] = rec.bbox;
+        let z = self.zobrist;
         self.key.toggle(z.stone(pos, last.color));
         self.set_side_to_move(last.side_before);
         self.stones[last.color.idx()] -= 1;
 
-        self.update_lines(pos, last.color.stone() as u16);
-        self.cells[pos.index()] = Stone::Empty;
-        let cp = CellPatterns::from_windows(self.pats[pos.index()].windows);
-        self.pats[pos.index()] = cp;
-        self.count_in(&cp);
-        for &d in NEAR.iter() {
-            let j = (pos.index() as isize + d) as usize;
-            self.near[j] = self.near[j].wrapping_sub(1);
+        // The played cell's own shapes were never changed while it was occupied (the moves
+        // after it have all been undone), so only the touched neighbours need restoring.
+        for s in &self.saved[rec.saved_from..rec.saved_from + rec.saved_len] {
+            self.pats[s.index as usize] = s.pats;
         }
+        self.saved_top = rec.saved_from;
+        self.p4_count = rec.p4_count;
+        self.value = rec.value;
+        self.cells[pos.index()] = Stone::Empty;
+        self.bump_near(pos, false);
         #[cfg(debug_assertions)]
         self.validate();
         Ok(())
     }
 
+    /// Add one to (`add`) or take one from the stone counts of the 5x5 square around `pos`.
+    ///
+    /// Each row of five counts is updated as one 8-byte word (the top three bytes get 0).
+    /// No byte carries into the next: a count never exceeds 25, and a count taken from
+    /// includes the stone being removed. The square's centre is counted too: that is `pos`
+    /// itself, occupied while its stone counts, and an occupied cell is never a candidate,
+    /// so every empty cell still counts exactly the stones around it.
+    #[inline]
+    fn bump_near(&mut self, pos: Pos, add: bool) {
+        const ROW: u64 = 0x01_01_01_01_01;
+        for dy in 0..5 {
+            let start = pos.index() + dy * STRIDE - 2 * STRIDE - 2;
+            let word: &mut [u8; 8] = (&mut self.near[start..start + 8])
+                .try_into()
+                .expect("8 bytes");
+            let v = u64::from_le_bytes(*word);
+            *word = if add { v + ROW } else { v - ROW }.to_le_bytes();
+        }
+    }
+
     /// XOR `code` into the windows of the cells up to four steps from `pos` on each line and
-    /// refresh the shapes of the empty ones. The same call places and removes a stone.
+    /// refresh the shapes of the empty ones, saving each touched cell first for `undo`.
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u16) {
         // Every cell within four steps of a board cell lies inside the padded grid; saying
         // so once lets the compiler drop the per-cell bounds checks below.
         let reach = 4 * (STRIDE + 1);
         assert!(pos.index() >= reach && pos.index() + reach < NUM_CELLS);
-        let base = pos.index() as isize;
-        for (d, &dir) in DIRS.iter().enumerate() {
-            for k in 1..=4isize {
-                // The cell k steps ahead sees `pos` k steps behind it (slot 4 - k), and the
-                // cell k steps behind sees it k steps ahead (slot 3 + k).
-                let ahead = (base + k * dir) as usize;
-                self.touch(ahead, d, code << (2 * (4 - k)));
-                let behind = (base - k * dir) as usize;
-                self.touch(behind, d, code << (2 * (3 + k)));
-            }
+        let top = self.saved_top;
+        let mut up = Upkeep {
+            cells: &self.cells,
+            pats: &mut self.pats,
+            counts: &mut self.p4_count,
+            value: &mut self.value,
+            saved: (&mut self.saved[top..top + 32])
+                .try_into()
+                .expect("32 entries"),
+            n: 0,
+            tables: self.tables.refs(),
+        };
+        let base = pos.index();
+        up.line::<0>(base, code);
+        up.line::<1>(base, code);
+        up.line::<2>(base, code);
+        up.line::<3>(base, code);
+        let n = up.n;
+        self.saved_top = top + n;
+        if let Some(rec) = self.undo_stack.last_mut() {
+            rec.saved_len = n;
         }
     }
 
-    #[inline(always)]
-    fn touch(&mut self, index: usize, dir: usize, bits: u16) {
-        let stone = self.cells[index];
-        if stone == Stone::Wall {
-            return;
+    /// The line windows of `pos` (see `CellPatterns::windows`), current for any board cell:
+    /// kept for empty cells and the last move, read off the stones for older moves.
+    #[inline]
+    pub fn windows(&self, pos: Pos) -> [u16; 4] {
+        if self.cells[pos.index()] == Stone::Empty || self.last_move() == Some(pos) {
+            self.pats[pos.index()].windows
+        } else {
+            DIRS.map(|dir| self.window_at(pos.index(), dir))
         }
-        let cell = &mut self.pats[index];
-        let window = cell.windows[dir] ^ bits;
-        if stone != Stone::Empty {
-            // An occupied cell only keeps its windows current; its shapes are rebuilt from
-            // them when the stone is taken back (see `undo`).
-            cell.windows[dir] = window;
-            return;
-        }
-        let counts = &mut self.p4_count;
-        let value = &mut self.value;
-        self.tables.update(cell, dir, window, |c, old, new, dv| {
-            counts[c][old as usize] -= 1;
-            counts[c][new as usize] += 1;
-            value[c] += dv;
-        });
     }
 
     /// The combination class `color` would reach by playing the empty cell `pos`.
@@ -411,7 +507,8 @@ impl Board {
         self.pats[pos.index()].p4[color.idx()]
     }
 
-    /// The shapes of `pos` (line windows, per-direction patterns, classes, values).
+    /// The shapes of the empty cell `pos` (line windows, per-direction patterns, classes,
+    /// values); for an occupied cell, its shapes when the stone was placed.
     #[inline]
     pub fn cell(&self, pos: Pos) -> &CellPatterns {
         &self.pats[pos.index()]
@@ -470,6 +567,36 @@ impl Board {
                 let i = row + x;
                 if self.near[i] > 0 && self.cells[i] == Stone::Empty {
                     f(Pos(i as u16));
+                }
+            }
+        }
+    }
+
+    /// The first `wanted` candidate cells (in `for_each_candidate` order) where `color`
+    /// reaches at least `min`, pushed onto `out`. The class is tested first, since it rules
+    /// out most cells, and the scan stops as soon as `wanted` cells are found.
+    pub fn cells_at_least(&self, color: Color, min: Pattern4, wanted: usize, out: &mut MoveList) {
+        if self.history.is_empty() || wanted == 0 {
+            return;
+        }
+        let c = color.idx();
+        let x0 = self.min_x.saturating_sub(2);
+        let x1 = (self.max_x + 2).min(self.size - 1);
+        let y0 = self.min_y.saturating_sub(2);
+        let y1 = (self.max_y + 2).min(self.size - 1);
+        let mut found = 0;
+        for y in y0..=y1 {
+            // One row's cells as a slice: the loop then needs no per-cell bounds check.
+            let start = Pos::new(x0, y).index();
+            let end = start + (x1 - x0) + 1;
+            for (k, cell) in self.pats[start..end].iter().enumerate() {
+                let i = start + k;
+                if cell.p4[c] >= min && self.near[i] > 0 && self.cells[i] == Stone::Empty {
+                    out.push(Pos(i as u16));
+                    found += 1;
+                    if found == wanted {
+                        return;
+                    }
                 }
             }
         }
@@ -534,28 +661,35 @@ impl Board {
     /// incremental state. Runs after every `play`/`undo` in debug builds.
     pub fn validate(&self) {
         assert_eq!(self.key, self.compute_key(), "incremental key diverged");
-        let mut fresh = self.clone();
-        fresh.init_patterns();
+        // Recomputed cell by cell rather than on a clone, which would copy the undo stacks.
+        let mut p4_count = [[0u16; Pattern4::COUNT]; 2];
+        let mut value = [0i32; 2];
         for i in 0..NUM_CELLS {
-            if self.cells[i] != Stone::Wall {
-                assert_eq!(
-                    self.pats[i].windows,
-                    fresh.pats[i].windows,
-                    "window diverged at {:?}",
-                    Pos(i as u16)
-                );
+            if self.cells[i] == Stone::Wall {
+                continue;
             }
+            let fresh = CellPatterns::from_windows(DIRS.map(|dir| self.window_at(i, dir)));
+            assert_eq!(
+                self.windows(Pos(i as u16)),
+                fresh.windows,
+                "window diverged at {:?}",
+                Pos(i as u16)
+            );
             if self.cells[i] == Stone::Empty {
                 assert_eq!(
                     self.pats[i],
-                    fresh.pats[i],
+                    fresh,
                     "shapes diverged at {:?}",
                     Pos(i as u16)
                 );
+                for c in 0..2 {
+                    p4_count[c][fresh.p4[c] as usize] += 1;
+                    value[c] += fresh.value[c] as i32;
+                }
             }
         }
-        assert_eq!(self.p4_count, fresh.p4_count, "pattern counts diverged");
-        assert_eq!(self.value, fresh.value, "evaluation sums diverged");
+        assert_eq!(self.p4_count, p4_count, "pattern counts diverged");
+        assert_eq!(self.value, value, "evaluation sums diverged");
     }
 
     /// ASCII diagram (`X` black, `O` white, `.` empty), rows top to bottom.

@@ -6,6 +6,7 @@
 use crate::board::{Board, MoveList};
 use crate::pattern::{Pattern, Pattern4};
 use crate::types::{Color, Pos, DIRS};
+use smallvec::SmallVec;
 
 /// What the side to move faces, from the counters alone.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,25 +26,31 @@ pub enum NodeKind {
 /// Cells where `color` reaches at least `min`, scanning only until the counters are met.
 pub fn cells_at_least(board: &Board, color: Color, min: Pattern4) -> MoveList {
     let mut out = MoveList::new();
-    let wanted = board.count_at_least(color, min);
-    if wanted == 0 {
-        return out;
-    }
-    board.for_each_candidate(|p| {
-        if out.len() < wanted && board.p4(p, color) >= min {
-            out.push(p);
-        }
-    });
+    board.cells_at_least(color, min, board.count_at_least(color, min), &mut out);
     out
 }
 
+/// Five cells: callers ask for one or two, so the list is small enough to return in
+/// registers (a `MoveList` here cost a 136-byte copy per call, twice per node).
+pub type FiveCells = SmallVec<[Pos; 2]>;
+
 /// Cells where a `color` stone really completes a winning line (pattern five cells,
 /// confirmed by a line scan under rules other than freestyle), at most `limit` of them.
-pub fn five_cells(board: &Board, color: Color, limit: usize) -> MoveList {
-    let mut out = MoveList::new();
+///
+/// Most calls find the counter at zero; that test is inlined into the caller, and only a
+/// real search pays for a call.
+#[inline]
+pub fn five_cells(board: &Board, color: Color, limit: usize) -> FiveCells {
     if board.count(color, Pattern4::AFive) == 0 {
-        return out;
+        return FiveCells::new();
     }
+    find_five_cells(board, color, limit)
+}
+
+/// `five_cells` once the counter says there is at least one.
+#[inline(never)]
+fn find_five_cells(board: &Board, color: Color, limit: usize) -> FiveCells {
+    let mut out = FiveCells::new();
     // Fives come from the last few moves' lines almost always; look there first.
     for back in 0..4 {
         if let Some(m) = board.recent_move(back) {
@@ -78,18 +85,22 @@ fn real_five(board: &Board, p: Pos, color: Color) -> bool {
     board.rule().is_freestyle() || board.is_five(p, color)
 }
 
-/// Visit the empty cells up to four steps from `center` along its four lines.
+/// Visit the empty cells up to four steps from `center` along its four lines, direction by
+/// direction and from four steps behind to four steps ahead.
+///
+/// The empty cells are read off `center`'s line windows (`Board::windows`), so only the
+/// empty ones are visited.
 #[inline]
 pub fn scan_lines(board: &Board, center: Pos, mut f: impl FnMut(Pos)) {
-    for &dir in DIRS.iter() {
-        for k in -4isize..=4 {
-            if k == 0 {
-                continue;
-            }
-            let p = center.offset(k * dir);
-            if board.is_empty(p) {
-                f(p);
-            }
+    let windows = board.windows(center);
+    for (&dir, &w) in DIRS.iter().zip(windows.iter()) {
+        // Slot s holds the cell at offset s - 4 (s < 4) or s - 3 (s >= 4); code 0 is empty.
+        let mut empty = !(w | (w >> 1)) & 0x5555;
+        while empty != 0 {
+            let slot = empty.trailing_zeros() as isize / 2;
+            let k = if slot < 4 { slot - 4 } else { slot - 3 };
+            f(center.offset(k * dir));
+            empty &= empty - 1;
         }
     }
 }

@@ -145,8 +145,10 @@ const COMBO_BONUS: [i16; Pattern4::COUNT] = [0, 0, 0, 6, 6, 0, 10, 60, 0, 20, 12
 pub struct CellPatterns {
     /// 2-bit codes of the cells at offsets -4..-1, 1..4 along each direction.
     pub windows: [u16; 4],
-    /// Per direction: black's pattern in the low nibble, white's in the high nibble.
-    pub lines: [u8; 4],
+    /// Per colour: the four direction patterns, a nibble each (direction `d` at bits
+    /// `4d..4d+4`). This is the combination table's index as it stands, so a changed line
+    /// costs one nibble swap rather than gathering four bytes into a key.
+    keys: [u16; 2],
     /// Combination class per colour.
     pub p4: [Pattern4; 2],
     /// Evaluation share per colour.
@@ -156,30 +158,26 @@ pub struct CellPatterns {
 impl CellPatterns {
     /// Shapes for a cell whose four windows are given.
     pub fn from_windows(windows: [u16; 4]) -> CellPatterns {
-        let mut cp = CellPatterns {
-            windows,
-            ..CellPatterns::default()
-        };
         let t = tables();
-        cp.lines = windows.map(|w| t.line[w as usize]);
-        cp.refresh(t);
-        cp
-    }
-
-    /// Recompute both colours' classes and values from the four line shapes.
-    #[inline]
-    fn refresh(&mut self, t: &Tables) {
-        for c in 0..2 {
-            let (p, v) = unpack(t.combo[combo_key(&self.lines, c)]);
-            self.p4[c] = p;
-            self.value[c] = v;
+        let mut keys = [0u16; 2];
+        for (d, &w) in windows.iter().enumerate() {
+            let both = t.line[w as usize] as u16;
+            keys[0] |= (both & 15) << (4 * d);
+            keys[1] |= (both >> 4) << (4 * d);
+        }
+        let [black, white] = keys.map(|k| t.combo[k as usize]);
+        CellPatterns {
+            windows,
+            keys,
+            p4: [black.p4, white.p4],
+            value: [black.value, white.value],
         }
     }
 
     /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
     #[inline]
     pub fn line(&self, dir: usize, color_idx: usize) -> Pattern {
-        Pattern::from_u8((self.lines[dir] >> (4 * color_idx)) & 15)
+        Pattern::from_u8(((self.keys[color_idx] >> (4 * dir)) & 15) as u8)
     }
 }
 
@@ -187,37 +185,61 @@ impl CellPatterns {
 pub struct Tables {
     /// Window → black pattern (low nibble) and white pattern (high nibble).
     line: Box<[u8; 1 << 16]>,
-    /// Four direction patterns (a nibble each) → class (low 4 bits) and evaluation share
-    /// (high 12 bits), packed into 128 KiB so the table stays in L2.
-    combo: Box<[u16; 1 << 16]>,
+    /// Four direction patterns (a nibble each) → class and evaluation share.
+    combo: Box<[Combo; 1 << 16]>,
+}
+
+/// One combination table entry, laid out so `play` copies both fields as they are (a
+/// packed `u16` took four more instructions to split per lookup; the table is 256 KiB
+/// instead of 128 KiB, and only a small part of it is ever read).
+#[derive(Clone, Copy, Debug, Default)]
+struct Combo {
+    p4: Pattern4,
+    value: i16,
 }
 
 impl Tables {
+    /// Plain references to the two arrays, for a loop that wants them in registers.
+    #[inline]
+    pub fn refs(&self) -> TableRefs<'_> {
+        TableRefs {
+            line: &self.line,
+            combo: &self.combo,
+        }
+    }
+}
+
+/// The two tables borrowed as arrays: one load per lookup instead of two (through `Tables`'
+/// boxes), which matters in `play`'s innermost loop.
+#[derive(Clone, Copy)]
+pub struct TableRefs<'a> {
+    line: &'a [u8; 1 << 16],
+    combo: &'a [Combo; 1 << 16],
+}
+
+impl TableRefs<'_> {
     /// Update one direction of an empty cell whose window became `window`, reporting each
     /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
-    /// innermost loop of `play`/`undo`, so it reads the cell once and skips the combination
-    /// lookups when the line shape did not change (the common case).
+    /// innermost loop of `play`, so it reads the cell once and skips the combination
+    /// lookup for a colour whose line shape did not change (the common case).
     #[inline(always)]
     pub fn update(
-        &self,
+        self,
         cell: &mut CellPatterns,
         dir: usize,
         window: u16,
         mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
     ) {
         cell.windows[dir] = window;
-        let new = self.line[window as usize];
-        let old = cell.lines[dir];
-        if new == old {
-            return;
-        }
-        cell.lines[dir] = new;
-        let diff = new ^ old;
-        let l = cell.lines;
+        let both = self.line[window as usize] as u16;
+        let shift = 4 * dir;
         for c in 0..2 {
-            let shift = 4 * c;
-            if (diff >> shift) & 15 != 0 {
-                let (p, v) = unpack(self.combo[combo_key(&l, c)]);
+            let nibble = (both >> (4 * c)) & 15;
+            let old_key = cell.keys[c];
+            let key = (old_key & !(15 << shift)) | nibble << shift;
+            if key != old_key {
+                cell.keys[c] = key;
+                let Combo { p4: p, value: v } = self.combo[key as usize];
                 changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
                 cell.p4[c] = p;
                 cell.value[c] = v;
@@ -272,37 +294,20 @@ fn build() -> Tables {
         }
         *slot = both;
     }
-    let mut combo = vec![0u16; 1 << 16];
+    let mut combo = vec![Combo::default(); 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
         let p4 = combine(&pats);
         let value: i16 =
             pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
-        debug_assert!(
-            (0..4096).contains(&value),
-            "value {value} does not fit 12 bits"
-        );
-        *slot = (value as u16) << 4 | p4 as u16;
+        *slot = Combo { p4, value };
     }
     Tables {
         // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
         line: line.into_boxed_slice().try_into().expect("2^16 entries"),
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
     }
-}
-
-/// Index of the combination table: colour `c`'s nibble of each direction's shape byte.
-#[inline(always)]
-fn combo_key(lines: &[u8; 4], c: usize) -> usize {
-    let shift = 4 * c;
-    let nibble = |d: usize| ((lines[d] >> shift) & 15) as usize;
-    nibble(0) | nibble(1) << 4 | nibble(2) << 8 | nibble(3) << 12
-}
-
-#[inline]
-fn unpack(entry: u16) -> (Pattern4, i16) {
-    (Pattern4::from_u8((entry & 15) as u8), (entry >> 4) as i16)
 }
 
 /// Length of the run of own stones through the centre.

@@ -4,7 +4,7 @@
 //! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
 //! until the soft time target, and the last completed iteration's move is played.
 
-use crate::board::Board;
+use crate::board::{Board, MoveList};
 use crate::budget::Budget;
 use crate::engine::SearchResult;
 use crate::limits::Limits;
@@ -34,9 +34,9 @@ fn part(d: Duration, num: u32, den: u32) -> Duration {
 /// The statically best cell: a move is always ready, even with no time at all.
 fn fallback(board: &Board, kind: NodeKind) -> Pos {
     let moves = match kind {
-        NodeKind::Win => five_cells(board, board.side_to_move(), 1),
+        NodeKind::Win => MoveList::from_slice(&five_cells(board, board.side_to_move(), 1)),
         NodeKind::BlockFive(b) => smallvec::smallvec![b],
-        NodeKind::Lost => five_cells(board, board.side_to_move().opp(), 1),
+        NodeKind::Lost => MoveList::from_slice(&five_cells(board, board.side_to_move().opp(), 1)),
         NodeKind::Defend => defences(board),
         NodeKind::Quiet => board.candidates(),
     };

@@ -53,6 +53,20 @@ pub fn from_tt(score: Score, ply: i32) -> Score {
     }
 }
 
+/// A move's ordering score and cell in one integer: higher scores first, and among equal
+/// scores the lower cell first. Comparing one `i64` is cheaper in the selection loop than
+/// comparing `(score, Reverse(cell))` pairs, and orders the same.
+#[inline]
+fn pack_order(score: Score, m: Pos) -> i64 {
+    ((score as i64) << 16) | (u16::MAX - m.0) as i64
+}
+
+/// The cell of a `pack_order` key.
+#[inline]
+fn unpack_order(key: i64) -> Pos {
+    Pos(u16::MAX - (key & 0xFFFF) as u16)
+}
+
 /// Search state for one `think` call.
 pub struct Search<'a> {
     /// The position (restored when the search returns).
@@ -210,42 +224,53 @@ impl<'a> Search<'a> {
             return static_eval;
         }
 
-        let mut moves = match kind {
-            NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
-            NodeKind::Lost => {
-                // At the root, still pick a move: block one of the fives.
-                crate::movegen::five_cells(self.board, opp, 1)
+        let mut scored = if kind == NodeKind::Quiet && (ply > 0 || self.excluded.is_empty()) {
+            // The common case: every candidate, scored straight off the board scan.
+            self.score_candidates(tt_move, up)
+        } else {
+            let mut moves = match kind {
+                NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
+                NodeKind::Lost => {
+                    // At the root, still pick a move: block one of the fives.
+                    MoveList::from_slice(&crate::movegen::five_cells(self.board, opp, 1))
+                }
+                NodeKind::Defend => defence_moves.unwrap_or_default(),
+                _ => self.board.candidates(),
+            };
+            if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
+                let excluded = &self.excluded;
+                let kept: MoveList = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| !excluded.contains(m))
+                    .collect();
+                if !kept.is_empty() {
+                    moves = kept;
+                }
             }
-            NodeKind::Defend => defence_moves.unwrap_or_default(),
-            _ => self.board.candidates(),
+            self.score_moves(&moves, tt_move, up)
         };
-        if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
-            let excluded = &self.excluded;
-            let kept: MoveList = moves
-                .iter()
-                .copied()
-                .filter(|m| !excluded.contains(m))
-                .collect();
-            if !kept.is_empty() {
-                moves = kept;
-            }
-        }
-        if moves.is_empty() {
+        if scored.is_empty() {
             return static_eval;
         }
-        let mut scored = self.score_moves(&moves, tt_move, up);
 
         let orig_alpha = alpha;
         let mut best = -INF;
-        let mut best_move = moves[0];
+        // The first move generated (keys are in generation order until selection starts).
+        let mut best_move = unpack_order(scored[0]);
         let quiet_node = kind == NodeKind::Quiet;
         for i in 0..scored.len() {
             // Selection, not a full sort: most nodes cut off after the first few moves.
-            let pick = (i..scored.len())
-                .max_by_key(|&j| (scored[j].0, std::cmp::Reverse(scored[j].1)))
-                .unwrap_or(i);
+            let mut pick = i;
+            let mut top = scored[i];
+            for (j, &key) in scored.iter().enumerate().skip(i + 1) {
+                if key > top {
+                    top = key;
+                    pick = j;
+                }
+            }
             scored.swap(i, pick);
-            let m = scored[i].1;
+            let m = unpack_order(scored[i]);
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
             if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
@@ -350,28 +375,44 @@ impl<'a> Search<'a> {
         stand
     }
 
-    fn score_moves(
-        &self,
-        moves: &MoveList,
-        tt_move: Pos,
-        ply: usize,
-    ) -> SmallVec<[(i32, Pos); 64]> {
-        let me = self.board.side_to_move();
-        let killers = self.killers[ply];
+    /// Ordering keys of `moves` (see `pack_order`), in the same order.
+    fn score_moves(&self, moves: &MoveList, tt_move: Pos, ply: usize) -> SmallVec<[i64; 64]> {
         moves
             .iter()
-            .map(|&m| {
-                let mut s = order_score(self.board, m);
-                if m == tt_move {
-                    s += 1 << 24;
-                } else if m == killers[0] {
-                    s += 400;
-                } else if m == killers[1] {
-                    s += 300;
-                }
-                s += (self.history[me.idx()][m.index()] >> 4).min(300);
-                (s, m)
-            })
+            .map(|&m| self.order_key(m, tt_move, ply))
             .collect()
+    }
+
+    /// `score_moves` of `Board::candidates`, without building the move list first.
+    fn score_candidates(&self, tt_move: Pos, ply: usize) -> SmallVec<[i64; 64]> {
+        if self.board.move_count() == 0 {
+            return self
+                .board
+                .candidates()
+                .iter()
+                .map(|&m| self.order_key(m, tt_move, ply))
+                .collect();
+        }
+        let mut out = SmallVec::new();
+        self.board
+            .for_each_candidate(|m| out.push(self.order_key(m, tt_move, ply)));
+        out
+    }
+
+    /// The ordering key of `m`: static score, table move, killers and history.
+    #[inline]
+    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize) -> i64 {
+        let me = self.board.side_to_move();
+        let killers = &self.killers[ply];
+        let mut s = order_score(self.board, m);
+        if m == tt_move {
+            s += 1 << 24;
+        } else if m == killers[0] {
+            s += 400;
+        } else if m == killers[1] {
+            s += 300;
+        }
+        s += (self.history[me.idx()][m.index()] >> 4).min(300);
+        pack_order(s, m)
     }
 }
