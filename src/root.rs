@@ -137,7 +137,10 @@ pub fn think(
     }
 
     let mut search = Search::new(board, tt, budget, checksum);
-    deepen(&mut search, limits, max_depth, &mut result);
+    // A new iteration costs about three times the last one: none starts past half the soft
+    // target, so the move comes near that target and the rest of the cap is a reserve.
+    let last_start = deadline(start, limits.soft / 2);
+    deepen(&mut search, max_depth, last_start, &mut result);
     safety_net(&mut search, limits, max_depth, &mut result);
     finish(result)
 }
@@ -189,15 +192,19 @@ fn safety_net(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
         }
         search.excluded.push(m);
         let before = result.clone();
-        // The re-search may use what is left of the hard cap, less a share for its own check.
-        search
-            .budget
-            .extend_deadline(deadline(start, part(limits.hard, 17, 20)));
+        // The re-search may use what is left of the hard cap, less a share for its own
+        // check, and paces itself on that window: were it held to the first search's soft
+        // target, already passed, it would stop after one ply and play an unsearched move.
+        let research_end = deadline(start, part(limits.hard, 17, 20));
+        search.budget.extend_deadline(research_end);
+        let now = Instant::now();
+        let last_start =
+            research_end.map(|end| now + part(end.saturating_duration_since(now), 2, 5));
         *result = SearchResult {
             best: Pos::NONE,
             ..before.clone()
         };
-        deepen(search, limits, max_depth, result);
+        deepen(search, max_depth, last_start, result);
         if !result.best.is_some() || search.excluded.contains(&result.best) {
             // No other move survived the re-search in time: play the original choice.
             *result = before;
@@ -207,9 +214,14 @@ fn safety_net(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
 }
 
 /// Iterative deepening with aspiration windows; fills `result` from each completed
-/// iteration, so a stop mid-iteration leaves the last completed one's move.
-pub fn deepen(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut SearchResult) {
-    let start = limits.start;
+/// iteration, so a stop mid-iteration leaves the last completed one's move. No iteration
+/// starts after `last_start` (`None`: no limit but the budget's).
+pub fn deepen(
+    search: &mut Search,
+    max_depth: i32,
+    last_start: Option<Instant>,
+    result: &mut SearchResult,
+) {
     let mut prev: Score = 0;
     for depth in 1..=max_depth {
         let mut delta = 60;
@@ -256,12 +268,11 @@ pub fn deepen(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut
         result.score = score;
         result.depth = depth;
         prev = score;
-        // A proven result will not change with depth; the next iteration costs about
-        // three times this one, so do not start what cannot finish by the soft target.
+        // A proven result will not change with depth.
         if score.abs() >= WIN_BOUND && depth >= 4 {
             break;
         }
-        if start.elapsed() * 2 > limits.soft {
+        if last_start.is_some_and(|t| Instant::now() > t) {
             break;
         }
     }
@@ -279,7 +290,7 @@ pub fn search_fixed(
     let limits = Limits::depth(depth);
     let mut result = SearchResult::ready(fallback(board, node_kind(board)));
     let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), checksum);
-    deepen(&mut search, &limits, depth, &mut result);
+    deepen(&mut search, depth, None, &mut result);
     result.elapsed = limits.start.elapsed();
     result
 }
