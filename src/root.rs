@@ -129,6 +129,10 @@ pub fn think(
             if let Some(line) = line {
                 result.best = line[0];
                 result.score = WIN - line.len() as i32;
+                // The proof's length in plies is the depth this result is good for (the
+                // `MESSAGE depth …` line would otherwise say 0).
+                result.depth = line.len() as i32;
+                result.seldepth = result.depth;
                 result.pv = line;
                 result.nodes = budget.nodes;
                 return finish(result);

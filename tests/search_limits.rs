@@ -74,3 +74,33 @@ fn the_board_is_unchanged_after_thinking() {
     assert_eq!(engine.board().key(), before);
     assert_eq!(engine.board().move_count(), moves);
 }
+
+/// Black to move with an open three on row 7: the root VCF proves the win before any
+/// alpha-beta, and the result says how deep that proof is rather than depth 0.
+const OPEN_THREE: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . X X X . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . O . . . . . . . . O . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . O . . . . .";
+
+#[test]
+fn a_proven_threat_win_reports_its_length_as_depth() {
+    let mut engine = engine_with(OPEN_THREE);
+    let r = engine.think(&Limits::depth(6));
+    assert!(r.score >= wuzi::types::WIN_BOUND, "{}", r.score);
+    assert_eq!(r.pv.first(), Some(&r.best));
+    // Four, block, five: three plies.
+    assert_eq!(r.pv.len(), 3, "{:?}", r.pv);
+    assert_eq!(r.depth, 3);
+}
