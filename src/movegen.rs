@@ -92,9 +92,15 @@ fn real_five(board: &Board, p: Pos, color: Color) -> bool {
 /// empty ones are visited.
 #[inline]
 pub fn scan_lines(board: &Board, center: Pos, mut f: impl FnMut(Pos)) {
+    scan_lines_by_dir(board, center, |_, p| f(p));
+}
+
+/// As `scan_lines`, also passing the index (into `DIRS`) of the line each cell is on.
+#[inline]
+pub fn scan_lines_by_dir(board: &Board, center: Pos, mut f: impl FnMut(usize, Pos)) {
     let windows = board.windows(center);
-    for (&dir, &w) in DIRS.iter().zip(windows.iter()) {
-        window_empties(center, dir, w, &mut f);
+    for (d, (&dir, &w)) in DIRS.iter().zip(windows.iter()).enumerate() {
+        window_empties(center, dir, w, |p| f(d, p));
     }
 }
 

@@ -7,10 +7,10 @@
 
 use crate::board::Board;
 use crate::budget::Budget;
-use crate::movegen::{cells_at_least, defences, five_cells, scan_lines};
+use crate::movegen::{cells_at_least, defences, five_cells, scan_lines, scan_lines_by_dir};
 use crate::pattern::{Pattern, Pattern4};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
-use crate::types::{Color, Pos, Score, DIRS, WIN, WIN_BOUND};
+use crate::types::{Color, Pos, Score, WIN, WIN_BOUND};
 use crate::zobrist::MultiKey;
 use smallvec::SmallVec;
 
@@ -222,8 +222,6 @@ impl ThreatSearch<'_> {
 
     /// Search for a VCT of the side to move up to `depth` attacker moves (fours and threes).
     pub fn vct(&mut self, depth: i32) -> Option<ProofLine> {
-        // Deepen gradually: short wins are found at a fraction of the cost of a deep tree,
-        // and the failures stored at each depth prune the next.
         // Loud threats (fours and threes) first; quiet ones only when those found nothing,
         // one more allowed per line each round. Deepen gradually within a round: short wins
         // are found at a fraction of the cost of a deep tree, and the failures stored at
@@ -448,17 +446,12 @@ impl ThreatSearch<'_> {
             self.board.play_as(a, att);
             self.board.play_as(d, me);
             played += 2;
-            for (dir, &step) in DIRS.iter().enumerate() {
-                for k in -4isize..=4 {
-                    let x = d.offset(k * step);
-                    if k != 0
-                        && self.board.is_empty(x)
-                        && self.board.cell(x).line(dir, me.idx()) >= Pattern::B4
-                    {
-                        add(&mut out, x);
-                    }
+            let board = &*self.board;
+            scan_lines_by_dir(board, d, |dir, x| {
+                if board.cell(x).line(dir, me.idx()) >= Pattern::B4 {
+                    add(&mut out, x);
                 }
-            }
+            });
         }
         for _ in 0..played {
             self.board.undo().ok();
