@@ -557,10 +557,7 @@ impl Board {
         if self.history.is_empty() {
             return;
         }
-        let x0 = self.min_x.saturating_sub(2);
-        let x1 = (self.max_x + 2).min(self.size - 1);
-        let y0 = self.min_y.saturating_sub(2);
-        let y1 = (self.max_y + 2).min(self.size - 1);
+        let [x0, x1, y0, y1] = self.candidate_box();
         for y in y0..=y1 {
             let row = Pos::new(0, y).index();
             for x in x0..=x1 {
@@ -572,6 +569,18 @@ impl Board {
         }
     }
 
+    /// `[x0, x1, y0, y1]`, inclusive: the stones' bounding box grown by the candidates'
+    /// reach of two cells and cut to the board. Only meaningful with a stone on the board.
+    #[inline]
+    fn candidate_box(&self) -> [usize; 4] {
+        [
+            self.min_x.saturating_sub(2),
+            (self.max_x + 2).min(self.size - 1),
+            self.min_y.saturating_sub(2),
+            (self.max_y + 2).min(self.size - 1),
+        ]
+    }
+
     /// The first `wanted` candidate cells (in `for_each_candidate` order) where `color`
     /// reaches at least `min`, pushed onto `out`. The class is tested first, since it rules
     /// out most cells, and the scan stops as soon as `wanted` cells are found.
@@ -580,10 +589,7 @@ impl Board {
             return;
         }
         let c = color.idx();
-        let x0 = self.min_x.saturating_sub(2);
-        let x1 = (self.max_x + 2).min(self.size - 1);
-        let y0 = self.min_y.saturating_sub(2);
-        let y1 = (self.max_y + 2).min(self.size - 1);
+        let [x0, x1, y0, y1] = self.candidate_box();
         let mut found = 0;
         for y in y0..=y1 {
             // One row's cells as a slice: the loop then needs no per-cell bounds check.
