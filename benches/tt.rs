@@ -10,7 +10,8 @@
 //!   raise the fill; once it has risen by 1 % of the capacity the table is put back
 //!   (untimed), so the figure holds for the nominal fill plus at most 1 %.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion};
+use criterion::measurement::WallTime;
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkGroup, Criterion};
 use std::time::{Duration, Instant};
 use wuzi::tt::{BoardNode, Bound, KeyHasher, Policy, TranspositionTable};
 use wuzi::{MultiKey, Pos};
@@ -138,29 +139,50 @@ fn tags(c: &mut Criterion) {
         for fill in [50usize, 100] {
             let mut table = empty.clone();
             let stored = fill_to(&mut table, &stored_all, cap * fill / 100);
-            let n = stored.len();
-            let mut s = 7u64;
-            let probes: Vec<MultiKey> = (0..STREAM)
-                .map(|i| {
-                    let r = splitmix(&mut s) as usize;
-                    if i % 2 == 0 {
-                        stored[r % n]
-                    } else {
-                        absent[r % STREAM]
-                    }
-                })
-                .collect();
-            let mut i = 0;
-            g.bench_function(format!("probe/tag{tag_bits}/{fill}%"), |b| {
-                b.iter(|| {
-                    let k = probes[i & (STREAM - 1)];
-                    i += 1;
-                    table.probe(k, 4, -100, 100)
-                })
-            });
+            let probes = probe_stream(stored, &absent);
+            bench_probes(
+                &mut g,
+                format!("probe/tag{tag_bits}/{fill}%"),
+                &mut table,
+                &probes,
+            );
         }
     }
     g.finish();
+}
+
+/// The probe stream of the 64 MiB groups: `STREAM` keys in random order, alternately a
+/// stored one and an absent one.
+fn probe_stream(stored: &[MultiKey], absent: &[MultiKey]) -> Vec<MultiKey> {
+    let mut s = 7u64;
+    (0..STREAM)
+        .map(|i| {
+            let r = splitmix(&mut s) as usize;
+            if i % 2 == 0 {
+                stored[r % stored.len()]
+            } else {
+                absent[r % STREAM]
+            }
+        })
+        .collect()
+}
+
+/// Time independent probes of `probes`, in order, as benchmark `name` (throughput: the CPU
+/// overlaps consecutive probes).
+fn bench_probes(
+    g: &mut BenchmarkGroup<'_, WallTime>,
+    name: String,
+    table: &mut TranspositionTable,
+    probes: &[MultiKey],
+) {
+    let mut i = 0;
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            let k = probes[i & (STREAM - 1)];
+            i += 1;
+            table.probe(k, 4, -100, 100)
+        })
+    });
 }
 
 /// Store keys from `all` until `table` holds `target` entries; the keys used. With more
@@ -198,27 +220,10 @@ fn tt(c: &mut Criterion) {
                 let stored = fill_to(&mut table, &stored_all, cap * fill / 100);
                 let n = stored.len();
                 let snapshot = table.clone();
-                let mut s = 7u64;
-                let probes: Vec<MultiKey> = (0..STREAM)
-                    .map(|i| {
-                        let r = splitmix(&mut s) as usize;
-                        if i % 2 == 0 {
-                            stored[r % n]
-                        } else {
-                            absent[r % STREAM]
-                        }
-                    })
-                    .collect();
+                let probes = probe_stream(stored, &absent);
                 let name = format!("{}/{}/{}%", hasher.name(), policy.name(), fill);
 
-                let mut i = 0;
-                g.bench_function(format!("probe/{name}"), |b| {
-                    b.iter(|| {
-                        let k = probes[i & (STREAM - 1)];
-                        i += 1;
-                        table.probe(k, 4, -100, 100)
-                    })
-                });
+                bench_probes(&mut g, format!("probe/{name}"), &mut table, &probes);
 
                 let mut i = 0;
                 g.bench_function(format!("probe_chain/{name}"), |b| {
