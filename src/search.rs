@@ -386,12 +386,8 @@ impl<'a> Search<'a> {
     /// `score_moves` of `Board::candidates`, without building the move list first.
     fn score_candidates(&self, tt_move: Pos, ply: usize) -> SmallVec<[i64; 64]> {
         if self.board.move_count() == 0 {
-            return self
-                .board
-                .candidates()
-                .iter()
-                .map(|&m| self.order_key(m, tt_move, ply))
-                .collect();
+            // The empty board's candidate is the centre, which the scan does not produce.
+            return self.score_moves(&self.board.candidates(), tt_move, ply);
         }
         let mut out = SmallVec::new();
         self.board
