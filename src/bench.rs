@@ -6,7 +6,7 @@
 
 use crate::board::Board;
 use crate::engine::EngineConfig;
-use crate::root::search_fixed;
+use crate::search::search_fixed;
 use crate::tt::{TranspositionTable, TtStats};
 use crate::types::{Pos, Rule};
 use std::io::Write;
@@ -43,17 +43,22 @@ pub const SUITE: &[(usize, &str)] = &[
     ),
 ];
 
-/// Parse `pos` notation (column letter from `a`, row number from 1) into cells.
+/// Parse `pos` notation (column letters from `a`, then `aa`, `ab`, … past `z`; row
+/// number from 1) into cells.
 pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
     let bytes = moves.trim().as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        let col = bytes[i].to_ascii_lowercase();
-        if !col.is_ascii_lowercase() {
+        let mut col = 0usize;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+            col = col * 26 + (bytes[i].to_ascii_lowercase() - b'a') as usize + 1;
+            i += 1;
+        }
+        if i == start || i - start > 2 {
             return None;
         }
-        i += 1;
         let start = i;
         while i < bytes.len() && bytes[i].is_ascii_digit() {
             i += 1;
@@ -62,7 +67,7 @@ pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
         if row == 0 {
             return None;
         }
-        out.push(Pos::new((col - b'a') as usize, row - 1));
+        out.push(Pos::new(col - 1, row - 1));
     }
     Some(out)
 }
@@ -85,6 +90,7 @@ pub struct BenchLine {
 pub fn run_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
     let bytes = config.tt_bytes.unwrap_or(DEFAULT_TT_BYTES);
     let mut tt = TranspositionTable::with_bytes(bytes);
+    tt.set_checksum(config.use_checksum);
     SUITE
         .iter()
         .map(|&(size, moves)| {
@@ -96,7 +102,7 @@ pub fn run_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
             tt.reset_stats();
             tt.new_search();
             let t = Instant::now();
-            let r = search_fixed(&mut board, &mut tt, depth, config.use_checksum);
+            let r = search_fixed(&mut board, &mut tt, depth);
             BenchLine {
                 nodes: r.nodes,
                 time: t.elapsed(),
@@ -150,7 +156,7 @@ pub fn run(depth: Option<i32>, config: EngineConfig, out: &mut dyn Write) -> std
     writeln!(out, "depth: {depth}")?;
     writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
     writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
-    writeln!(out, "tt: {total}")?;
+    writeln!(out, "{}", total.report())?;
     writeln!(out, "signature: {:08x}", signature(&lines))?;
     writeln!(out, "Bench: {nodes}")?;
     out.flush()

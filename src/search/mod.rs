@@ -1,33 +1,82 @@
-//! One move's thinking: the forced answers, then our VCF, our VCT, and iterative deepening.
+//! One move's thinking, and the result it hands back.
+//!
+//! - `mod.rs` (this file): the per-move driver: the forced answers, then our VCF, our VCT,
+//!   and iterative deepening, and [`SearchResult`];
+//! - `iterate`: iterative deepening with aspiration windows, and the safety net that
+//!   re-checks the chosen move against an opponent VCT;
+//! - `pvs`: the principal-variation search in stages;
+//! - `ordering`: move keys and the best-first picker;
+//! - `budget`, `limits`: what a search may spend (nodes, clock, outside stop).
 //!
 //! The order matters for strength and safety: a five is played and a five threat blocked
 //! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
 //! until the soft time target, and the last completed iteration's move is played.
 
-use crate::board::{Board, MoveList};
-use crate::budget::Budget;
-use crate::engine::SearchResult;
-use crate::limits::Limits;
-use crate::movegen::{defences, five_cells, node_kind, order_score, NodeKind};
-use crate::search::Search;
-use crate::threat::ThreatSearch;
+pub mod budget;
+mod iterate;
+pub mod limits;
+mod ordering;
+mod pvs;
+
+pub use pvs::{Search, MAX_PLY};
+
+use crate::board::{five_cells, Board, MoveList};
+use crate::eval::order_score;
+use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
 use crate::tt::TranspositionTable;
-use crate::types::{Pos, Score, INF, WIN, WIN_BOUND};
+use crate::types::{Pos, WIN};
+use budget::Budget;
+use iterate::{deepen, safety_net};
+use limits::Limits;
 use std::time::{Duration, Instant};
 
+/// The outcome of one search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its score for the side to move.
+    pub score: crate::types::Score,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached, extensions included.
+    pub seldepth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time spent.
+    pub elapsed: Duration,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Pos>,
+}
+
+impl SearchResult {
+    /// A result that plays `best` with nothing searched yet (the move always ready).
+    pub fn ready(best: Pos) -> SearchResult {
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+}
+
 /// Deepest iteration when no limit is given.
-const MAX_DEPTH: i32 = 64;
+pub(super) const MAX_DEPTH: i32 = 64;
 /// Fours the root VCF may chain.
 const ROOT_VCF_FOURS: i32 = 40;
 /// Attacker moves the root VCT may chain.
-const ROOT_VCT_DEPTH: i32 = 12;
+pub(super) const ROOT_VCT_DEPTH: i32 = 12;
 
-fn deadline(start: Instant, d: Duration) -> Option<Instant> {
+pub(super) fn deadline(start: Instant, d: Duration) -> Option<Instant> {
     start.checked_add(d)
 }
 
 /// `num/den` of `d`, saturating: an unlimited budget (`Duration::MAX`) stays unlimited.
-fn part(d: Duration, num: u32, den: u32) -> Duration {
+pub(super) fn part(d: Duration, num: u32, den: u32) -> Duration {
     d.saturating_mul(num) / den
 }
 
@@ -71,12 +120,7 @@ pub fn greedy(board: &Board, limits: &Limits) -> SearchResult {
 }
 
 /// Think about the side to move's move in `board` (restored on return).
-pub fn think(
-    board: &mut Board,
-    tt: &mut TranspositionTable,
-    limits: &Limits,
-    checksum: bool,
-) -> SearchResult {
+pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) -> SearchResult {
     let start = limits.start;
     let hard = deadline(start, limits.hard);
     let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
@@ -115,12 +159,7 @@ pub fn think(
         ];
         for (threat, nodes, end) in tries {
             let mut sub = budget.child(nodes, end);
-            let mut ts = ThreatSearch {
-                board,
-                tt,
-                budget: &mut sub,
-                checksum,
-            };
+            let mut ts = ThreatSearch::new(board, tt, &mut sub);
             let line = match threat {
                 Threat::Vcf => ts.vcf(ROOT_VCF_FOURS),
                 Threat::Vct => ts.vct(ROOT_VCT_DEPTH),
@@ -140,7 +179,7 @@ pub fn think(
         }
     }
 
-    let mut search = Search::new(board, tt, budget, checksum);
+    let mut search = Search::new(board, tt, budget);
     // A new iteration costs about three times the last one: none starts past half the soft
     // target, so the move comes near that target and the rest of the cap is a reserve.
     let last_start = deadline(start, limits.soft / 2);
@@ -156,144 +195,11 @@ enum Threat {
     Vct,
 }
 
-/// Root moves re-checked against an opponent VCT at most this many times per move.
-const SAFETY_TRIES: usize = 6;
-
-/// The alpha-beta sees a few plies; an opponent's VCT can be much longer. Before playing,
-/// check that the chosen move does not leave the opponent a VCT; if it does, exclude it
-/// and search again with the time left (AIWine's `delVctLose`/`checkOppVct` idea, applied
-/// to the move about to be played).
-fn safety_net(search: &mut Search, limits: &Limits, max_depth: i32, result: &mut SearchResult) {
-    if result.score <= -WIN_BOUND || result.score >= WIN_BOUND {
-        return;
-    }
-    let start = limits.start;
-    let hard = deadline(start, limits.hard);
-    for _ in 0..SAFETY_TRIES {
-        let m = result.best;
-        if !m.is_some() || !search.board.is_empty(m) {
-            return;
-        }
-        let remaining = limits.hard.saturating_sub(start.elapsed());
-        if remaining < limits.hard / 10 {
-            return;
-        }
-        let check_end = Instant::now().checked_add(remaining / 3).min(hard).or(hard);
-        search.board.play(m);
-        let mut budget = search.budget.child(2_000_000, check_end);
-        let loses = ThreatSearch {
-            board: search.board,
-            tt: search.tt,
-            budget: &mut budget,
-            checksum: search.checksum,
-        }
-        .vct(ROOT_VCT_DEPTH)
-        .is_some();
-        search.board.undo().ok();
-        search.budget.nodes += budget.nodes;
-        if !loses {
-            return;
-        }
-        search.excluded.push(m);
-        let before = result.clone();
-        // The re-search may use what is left of the hard cap, less a share for its own
-        // check, and paces itself on that window: were it held to the first search's soft
-        // target, already passed, it would stop after one ply and play an unsearched move.
-        let research_end = deadline(start, part(limits.hard, 17, 20));
-        search.budget.extend_deadline(research_end);
-        let now = Instant::now();
-        let last_start =
-            research_end.map(|end| now + part(end.saturating_duration_since(now), 2, 5));
-        *result = SearchResult {
-            best: Pos::NONE,
-            ..before.clone()
-        };
-        deepen(search, max_depth, last_start, result);
-        if !result.best.is_some() || search.excluded.contains(&result.best) {
-            // No other move survived the re-search in time: play the original choice.
-            *result = before;
-            return;
-        }
-    }
-}
-
-/// Iterative deepening with aspiration windows; fills `result` from each completed
-/// iteration, so a stop mid-iteration leaves the last completed one's move. No iteration
-/// starts after `last_start` (`None`: no limit but the budget's).
-pub fn deepen(
-    search: &mut Search,
-    max_depth: i32,
-    last_start: Option<Instant>,
-    result: &mut SearchResult,
-) {
-    let mut prev: Score = 0;
-    for depth in 1..=max_depth {
-        let mut delta = 60;
-        let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
-            (prev - delta, prev + delta)
-        } else {
-            (-INF, INF)
-        };
-        let score = loop {
-            let s = search.root(depth, alpha, beta);
-            if search.budget.stopped() {
-                break s;
-            }
-            if s <= alpha && alpha > -INF {
-                alpha = (alpha - delta).max(-INF);
-                delta *= 3;
-            } else if s >= beta && beta < INF {
-                beta = (beta + delta).min(INF);
-                delta *= 3;
-            } else {
-                break s;
-            }
-        };
-        if search.budget.stopped() {
-            // The root keeps in its PV only moves whose search finished; such a move beat
-            // the window of an iteration deeper than the last complete one, so prefer it.
-            let pv = search.pv().to_vec();
-            if let Some(&m) = pv.first() {
-                if search.board.is_empty(m) && score > -WIN_BOUND && depth > 1 {
-                    result.best = m;
-                    result.pv = pv;
-                    result.score = score;
-                }
-            }
-            break;
-        }
-        let pv = search.pv().to_vec();
-        if let Some(&m) = pv.first() {
-            if search.board.is_empty(m) {
-                result.best = m;
-                result.pv = pv;
-            }
-        }
-        result.score = score;
-        result.depth = depth;
-        prev = score;
-        // A proven result will not change with depth.
-        if score.abs() >= WIN_BOUND && depth >= 4 {
-            break;
-        }
-        if last_start.is_some_and(|t| Instant::now() > t) {
-            break;
-        }
-    }
-    result.nodes = search.budget.nodes;
-    result.seldepth = result.seldepth.max(search.seldepth);
-}
-
 /// Fixed-depth alpha-beta only (no root threat search): what `bench` measures.
-pub fn search_fixed(
-    board: &mut Board,
-    tt: &mut TranspositionTable,
-    depth: i32,
-    checksum: bool,
-) -> SearchResult {
+pub fn search_fixed(board: &mut Board, tt: &mut TranspositionTable, depth: i32) -> SearchResult {
     let limits = Limits::depth(depth);
     let mut result = SearchResult::ready(fallback(board, node_kind(board)));
-    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), checksum);
+    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None));
     deepen(&mut search, depth, None, &mut result);
     result.elapsed = limits.start.elapsed();
     result

@@ -1,0 +1,172 @@
+//! The two lookup tables behind every cell's shapes, and the per-cell state they fill.
+//!
+//! `line[window]` says what the line becomes for each colour if that colour played the
+//! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`) and
+//! an evaluation share (weights from `weights`). A move touches at most 32 windows, so
+//! `play`/`undo` cost is fixed.
+//!
+//! # The rule seam
+//!
+//! Tables are built per rule by [`tables`]. Today every rule shares freestyle's tables
+//! (a ±4 window cannot see the cell beyond a run of five, so exactly-five and caro
+//! classes are freestyle's approximation and wins are confirmed by `Board::is_five`);
+//! exact per-rule classes and renju's forbidden-point flags plug in here, behind the
+//! same `Tables` type, without touching the board's upkeep or the search.
+
+use super::pattern::{classify, combine, Pattern, Pattern4, Seen};
+use super::weights::{COMBO_BONUS, LINE_VALUE};
+use crate::types::Rule;
+use std::sync::OnceLock;
+
+/// Per-cell state: the four windows and what they mean for each colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellPatterns {
+    /// 2-bit codes of the cells at offsets -4..-1, 1..4 along each direction.
+    pub windows: [u16; 4],
+    /// Per colour: the four direction patterns, a nibble each (direction `d` at bits
+    /// `4d..4d+4`). This is the combination table's index as it stands, so a changed line
+    /// costs one nibble swap rather than gathering four bytes into a key.
+    keys: [u16; 2],
+    /// Combination class per colour.
+    pub p4: [Pattern4; 2],
+    /// Evaluation share per colour.
+    pub value: [i16; 2],
+}
+
+impl CellPatterns {
+    /// Shapes for a cell whose four windows are given.
+    pub fn from_windows(windows: [u16; 4], t: &Tables) -> CellPatterns {
+        let mut keys = [0u16; 2];
+        for (d, &w) in windows.iter().enumerate() {
+            let both = t.line[w as usize] as u16;
+            keys[0] |= (both & 15) << (4 * d);
+            keys[1] |= (both >> 4) << (4 * d);
+        }
+        let [black, white] = keys.map(|k| t.combo[k as usize]);
+        CellPatterns {
+            windows,
+            keys,
+            p4: [black.p4, white.p4],
+            value: [black.value, white.value],
+        }
+    }
+
+    /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
+    #[inline]
+    pub fn line(&self, dir: usize, color_idx: usize) -> Pattern {
+        Pattern::from_u8(((self.keys[color_idx] >> (4 * dir)) & 15) as u8)
+    }
+}
+
+/// The two lookup tables.
+pub struct Tables {
+    /// Window → black pattern (low nibble) and white pattern (high nibble).
+    line: Box<[u8; 1 << 16]>,
+    /// Four direction patterns (a nibble each) → class and evaluation share.
+    combo: Box<[Combo; 1 << 16]>,
+}
+
+/// One combination table entry, laid out so `play` copies both fields as they are (a
+/// packed `u16` took four more instructions to split per lookup; the table is 256 KiB
+/// instead of 128 KiB, and only a small part of it is ever read).
+#[derive(Clone, Copy, Debug, Default)]
+struct Combo {
+    p4: Pattern4,
+    value: i16,
+}
+
+impl Tables {
+    /// Plain references to the two arrays, for a loop that wants them in registers.
+    #[inline]
+    pub fn refs(&self) -> TableRefs<'_> {
+        TableRefs {
+            line: &self.line,
+            combo: &self.combo,
+        }
+    }
+}
+
+/// The two tables borrowed as arrays: one load per lookup instead of two (through `Tables`'
+/// boxes), which matters in `play`'s innermost loop.
+#[derive(Clone, Copy)]
+pub struct TableRefs<'a> {
+    line: &'a [u8; 1 << 16],
+    combo: &'a [Combo; 1 << 16],
+}
+
+impl TableRefs<'_> {
+    /// Update one direction of an empty cell whose window became `window`, reporting each
+    /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
+    /// innermost loop of `play`, so it reads the cell once and skips the combination
+    /// lookup for a colour whose line shape did not change (the common case).
+    #[inline(always)]
+    pub fn update(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        window: u16,
+        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        cell.windows[dir] = window;
+        let both = self.line[window as usize] as u16;
+        let shift = 4 * dir;
+        for c in 0..2 {
+            let nibble = (both >> (4 * c)) & 15;
+            let old_key = cell.keys[c];
+            let key = (old_key & !(15 << shift)) | nibble << shift;
+            if key != old_key {
+                cell.keys[c] = key;
+                let Combo { p4: p, value: v } = self.combo[key as usize];
+                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
+                cell.p4[c] = p;
+                cell.value[c] = v;
+            }
+        }
+    }
+}
+
+/// The tables for `rule`, built on first use (a few milliseconds) and shared by every
+/// board of that rule. Every rule reads freestyle's tables for now (see the module notes).
+pub fn tables(rule: Rule) -> &'static Tables {
+    static FREESTYLE: OnceLock<Tables> = OnceLock::new();
+    let _ = rule;
+    FREESTYLE.get_or_init(build)
+}
+
+fn build() -> Tables {
+    let mut memo = vec![u8::MAX; 1 << 18];
+    let mut line = vec![0u8; 1 << 16];
+    for (w, slot) in line.iter_mut().enumerate() {
+        let mut both = 0u8;
+        for (shift, own) in [(0u8, 1usize), (4, 2)] {
+            let mut cells = [Seen::Own; 9];
+            for k in 0..8 {
+                let code = (w >> (2 * k)) & 3;
+                let seen = match code {
+                    0 => Seen::Empty,
+                    3 => Seen::Wall,
+                    c if c == own => Seen::Own,
+                    _ => Seen::Opp,
+                };
+                let idx = if k < 4 { k } else { k + 1 };
+                cells[idx] = seen;
+            }
+            both |= (classify(&cells, &mut memo) as u8) << shift;
+        }
+        *slot = both;
+    }
+    let mut combo = vec![Combo::default(); 1 << 16];
+    for (key, slot) in combo.iter_mut().enumerate() {
+        let pats: [Pattern; 4] =
+            std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
+        let p4 = combine(&pats);
+        let value: i16 =
+            pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
+        *slot = Combo { p4, value };
+    }
+    Tables {
+        // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
+        line: line.into_boxed_slice().try_into().expect("2^16 entries"),
+        combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
+    }
+}
