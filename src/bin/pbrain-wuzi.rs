@@ -46,6 +46,9 @@ enum Action {
     Bench {
         /// Search depth (default: the bench's own).
         depth: Option<i32>,
+        /// Only the freestyle suite (`Bench: N`), skipping the other rules' positions.
+        #[arg(long)]
+        freestyle_only: bool,
     },
 }
 
@@ -77,9 +80,13 @@ fn main() -> ExitCode {
         use_checksum: !cli.no_checksum,
         greedy: cli.greedy,
     };
-    if let Some(Action::Bench { depth }) = cli.action {
+    if let Some(Action::Bench {
+        depth,
+        freestyle_only,
+    }) = cli.action
+    {
         let mut out = io::stdout().lock();
-        let ok = wuzi::bench::run(depth, config, &mut out).is_ok();
+        let ok = wuzi::bench::run(depth, !freestyle_only, config, &mut out).is_ok();
         let _ = out.flush();
         return if ok {
             ExitCode::SUCCESS

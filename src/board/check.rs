@@ -34,8 +34,11 @@ impl Board {
             if self.cells[i] == Stone::Wall {
                 continue;
             }
-            let fresh =
-                CellPatterns::from_windows(DIRS.map(|dir| self.window_at(i, dir)), self.tables);
+            let fresh = CellPatterns::from_windows(
+                DIRS.map(|dir| self.window_at(i, dir)),
+                DIRS.map(|dir| self.outer_at(i, dir)),
+                self.tables,
+            );
             assert_eq!(
                 self.windows(Pos(i as u16)),
                 fresh.windows,

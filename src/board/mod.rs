@@ -22,7 +22,7 @@ use crate::eval::tables::CellPatterns;
 use crate::eval::tables::{self, Tables};
 use crate::types::{Color, Pos, Rule, Stone, DIRS, MAX_SIZE, MIN_SIZE, NUM_CELLS};
 use smallvec::SmallVec;
-use upkeep::{SavedCell, UndoRecord};
+use upkeep::{SavedCell, UndoRecord, TOUCHED};
 use zobrist::ZobristTables;
 
 /// A list of moves that stays on the stack for typical move counts.
@@ -95,12 +95,16 @@ pub struct Board {
     /// One record per move on the board, so undo restores boxes, counts and sums exactly.
     undo_stack: Vec<UndoRecord>,
     /// The touched cells' shapes before each move, in move order (see `UndoRecord`): room
-    /// for 32 per cell of the board, allocated once so a move writes without checking room.
+    /// for `TOUCHED` per cell of the board, allocated once so a move writes without checking
+    /// room.
     saved: Box<[SavedCell]>,
     /// Entries of `saved` in use.
     saved_top: usize,
     /// The pattern tables, held directly so the hot path skips the lazy-init check.
     tables: &'static Tables,
+    /// Whether the tables read the fifth cell each side (exactly-five, caro): then `play`
+    /// keeps those cells' shapes current too.
+    wide: bool,
     /// The key tables, held for the same reason.
     zobrist: &'static ZobristTables,
 }
@@ -134,9 +138,10 @@ impl Board {
             min_y: usize::MAX,
             max_y: 0,
             undo_stack: Vec::with_capacity(size * size),
-            saved: vec![SavedCell::default(); (size * size + 1) * 32].into_boxed_slice(),
+            saved: vec![SavedCell::default(); (size * size + 1) * TOUCHED].into_boxed_slice(),
             saved_top: 0,
             tables: tables::tables(rule),
+            wide: tables::tables(rule).is_wide(),
             zobrist: zobrist::tables(),
         };
         board.init_patterns();
@@ -150,7 +155,8 @@ impl Board {
             for (d, &dir) in DIRS.iter().enumerate() {
                 windows[d] = self.window_at(i, dir);
             }
-            self.pats[i] = CellPatterns::from_windows(windows, self.tables);
+            let outer = DIRS.map(|dir| self.outer_at(i, dir));
+            self.pats[i] = CellPatterns::from_windows(windows, outer, self.tables);
         }
         self.p4_count = [[0; Pattern4::COUNT]; 2];
         self.value = [0; 2];
@@ -166,6 +172,20 @@ impl Board {
     }
 
     /// The 16-bit window of the eight cells around `index` along `dir`, read from `cells`.
+    /// The codes of the cells five steps behind (bits 0-1) and ahead (bits 2-3) of `index`
+    /// along `dir`, which wide tables read (see `eval::tables`).
+    fn outer_at(&self, index: usize, dir: isize) -> u8 {
+        let code = |k: isize| {
+            let j = index as isize + k * dir;
+            if (0..NUM_CELLS as isize).contains(&j) {
+                self.cells[j as usize] as u8
+            } else {
+                Stone::Wall as u8
+            }
+        };
+        code(-5) | code(5) << 2
+    }
+
     fn window_at(&self, index: usize, dir: isize) -> u16 {
         let mut w = 0u16;
         for (slot, k) in [-4isize, -3, -2, -1, 1, 2, 3, 4].into_iter().enumerate() {

@@ -1,5 +1,6 @@
 //! `play` and `undo`: the stone, the key, the history, and the line windows and shapes of
-//! the cells up to four steps away along each line, saved first so `undo` is a copy back.
+//! the cells up to four steps away along each line (five under a wide rule's tables),
+//! saved first so `undo` is a copy back.
 
 use super::{Board, Played};
 use crate::board::BoardError;
@@ -28,6 +29,9 @@ pub(super) struct UndoRecord {
     pub(super) saved_len: usize,
 }
 
+/// Most cells one move touches: ten per direction under wide tables, eight otherwise.
+pub(super) const TOUCHED: usize = 40;
+
 /// The board's fields that `play` updates along the lines through the new stone, borrowed
 /// apart so the compiler knows they do not alias and keeps their addresses in registers.
 struct Upkeep<'a> {
@@ -35,8 +39,8 @@ struct Upkeep<'a> {
     pats: &'a mut [CellPatterns; NUM_CELLS],
     counts: &'a mut [[u16; Pattern4::COUNT]; 2],
     value: &'a mut [i32; 2],
-    /// Room for the cells this move touches (at most 32), and how many are saved so far.
-    saved: &'a mut [SavedCell; 32],
+    /// Room for the cells this move touches, and how many are saved so far.
+    saved: &'a mut [SavedCell; TOUCHED],
     n: usize,
     tables: TableRefs<'a>,
 }
@@ -84,6 +88,51 @@ impl Upkeep<'_> {
             counts[c][new as usize] += 1;
             value[c] += dv;
         });
+        true
+    }
+
+    /// As `line`, for wide tables: also the cells five steps away, whose shapes read the
+    /// new stone through their outer cells.
+    #[inline(always)]
+    fn line_wide<const D: usize>(&mut self, base: usize, code: u16) {
+        let dir = DIRS[D] as usize;
+        let _ = self.touch_wide::<D>(base + dir, code << 6)
+            && self.touch_wide::<D>(base + 2 * dir, code << 4)
+            && self.touch_wide::<D>(base + 3 * dir, code << 2)
+            && self.touch_wide::<D>(base + 4 * dir, code)
+            && self.touch_wide::<D>(base + 5 * dir, 0);
+        let _ = self.touch_wide::<D>(base - dir, code << 8)
+            && self.touch_wide::<D>(base - 2 * dir, code << 10)
+            && self.touch_wide::<D>(base - 3 * dir, code << 12)
+            && self.touch_wide::<D>(base - 4 * dir, code << 14)
+            && self.touch_wide::<D>(base - 5 * dir, 0);
+    }
+
+    /// As `touch`, for wide tables: the outer cells' codes are read off the stones (the
+    /// new one is already on the board).
+    #[inline(always)]
+    fn touch_wide<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
+        let stone = self.cells[index];
+        if stone != Stone::Empty {
+            return stone != Stone::Wall;
+        }
+        let dir = DIRS[D] as usize;
+        let outer = self.cells[index - 5 * dir] as u32 | (self.cells[index + 5 * dir] as u32) << 2;
+        let cell = &mut self.pats[index];
+        self.saved[self.n] = SavedCell {
+            index: index as u16,
+            pats: *cell,
+        };
+        self.n += 1;
+        let window = cell.windows[D] ^ bits;
+        let counts = &mut *self.counts;
+        let value = &mut *self.value;
+        self.tables
+            .update_wide(cell, D, window, outer, |c, old, new, dv| {
+                counts[c][old as usize] -= 1;
+                counts[c][new as usize] += 1;
+                value[c] += dv;
+            });
         true
     }
 }
@@ -181,12 +230,27 @@ impl Board {
     }
 
     /// XOR `code` into the windows of the cells up to four steps from `pos` on each line and
-    /// refresh the shapes of the empty ones, saving each touched cell first for `undo`.
+    /// refresh the shapes of the empty ones, saving each touched cell first for `undo`
+    /// (five steps under wide tables, out of line so freestyle's `play` stays as lean).
     #[inline]
     fn update_lines(&mut self, pos: Pos, code: u16) {
-        // Every cell within four steps of a board cell lies inside the padded grid; saying
-        // so once lets the compiler drop the per-cell bounds checks below.
-        let reach = 4 * (STRIDE + 1);
+        if self.wide {
+            self.update_lines_wide(pos, code);
+        } else {
+            self.update_lines_in::<false>(pos, code);
+        }
+    }
+
+    #[inline(never)]
+    fn update_lines_wide(&mut self, pos: Pos, code: u16) {
+        self.update_lines_in::<true>(pos, code);
+    }
+
+    #[inline(always)]
+    fn update_lines_in<const WIDE: bool>(&mut self, pos: Pos, code: u16) {
+        // Every cell within four (five) steps of a board cell lies inside the padded grid;
+        // saying so once lets the compiler drop the per-cell bounds checks below.
+        let reach = if WIDE { 5 } else { 4 } * (STRIDE + 1);
         assert!(pos.index() >= reach && pos.index() + reach < NUM_CELLS);
         let top = self.saved_top;
         let mut up = Upkeep {
@@ -194,17 +258,24 @@ impl Board {
             pats: &mut self.pats,
             counts: &mut self.p4_count,
             value: &mut self.value,
-            saved: (&mut self.saved[top..top + 32])
+            saved: (&mut self.saved[top..top + TOUCHED])
                 .try_into()
-                .expect("32 entries"),
+                .expect("TOUCHED entries"),
             n: 0,
             tables: self.tables.refs(),
         };
         let base = pos.index();
-        up.line::<0>(base, code);
-        up.line::<1>(base, code);
-        up.line::<2>(base, code);
-        up.line::<3>(base, code);
+        if WIDE {
+            up.line_wide::<0>(base, code);
+            up.line_wide::<1>(base, code);
+            up.line_wide::<2>(base, code);
+            up.line_wide::<3>(base, code);
+        } else {
+            up.line::<0>(base, code);
+            up.line::<1>(base, code);
+            up.line::<2>(base, code);
+            up.line::<3>(base, code);
+        }
         let n = up.n;
         self.saved_top = top + n;
         if let Some(rec) = self.undo_stack.last_mut() {

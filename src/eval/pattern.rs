@@ -139,55 +139,87 @@ pub(crate) enum Seen {
     Wall = 3,
 }
 
-/// Nine cells, centre at index 4, packed 2 bits each for the memo.
-pub(crate) type Line = [Seen; 9];
+/// How a run of own stones through the centre is judged when the tables are built: the
+/// per-colour half of a rule (renju judges black and white differently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FiveRule {
+    /// Six or more in a row is no five.
+    pub(crate) exact: bool,
+    /// A run of exactly five closed by opponent stones at both ends is no five.
+    pub(crate) caro: bool,
+}
 
-pub(crate) fn line_code(line: &Line) -> usize {
+impl FiveRule {
+    /// Five or more wins.
+    pub(crate) const FREESTYLE: FiveRule = FiveRule {
+        exact: false,
+        caro: false,
+    };
+}
+
+/// `N` cells, centre at index `N / 2`, packed 2 bits each for the memo.
+pub(crate) type Line<const N: usize> = [Seen; N];
+
+pub(crate) fn line_code<const N: usize>(line: &Line<N>) -> usize {
     line.iter()
         .enumerate()
         .fold(0, |acc, (i, &s)| acc | (s as usize) << (2 * i))
 }
 
-/// Length of the run of own stones through the centre.
-fn centre_run(line: &Line) -> usize {
+/// Length of the run of own stones through the centre, and the cells just beyond each
+/// end (`None` past the window).
+fn centre_run<const N: usize>(line: &Line<N>) -> (usize, Option<Seen>, Option<Seen>) {
+    let c = N / 2;
     let mut n = 1;
-    let mut i = 5;
-    while i < 9 && line[i] == Seen::Own {
+    let mut i = c + 1;
+    while i < N && line[i] == Seen::Own {
         n += 1;
         i += 1;
     }
-    let mut i = 4;
+    let right = line.get(i).copied();
+    let mut i = c;
     while i > 0 && line[i - 1] == Seen::Own {
         n += 1;
         i -= 1;
     }
-    n
+    let left = i.checked_sub(1).map(|k| line[k]);
+    (n, left, right)
+}
+
+/// Whether the centre's run is a winning line under `five`. The window must reach one cell
+/// beyond any five through the centre for `exact` or `caro` to be judged exactly (11
+/// cells); a longer run that reaches the window's edge is an overline either way.
+fn makes_five<const N: usize>(line: &Line<N>, five: FiveRule) -> bool {
+    let (n, left, right) = centre_run(line);
+    n >= 5
+        && !(five.exact && n > 5)
+        && !(five.caro && n == 5 && left == Some(Seen::Opp) && right == Some(Seen::Opp))
 }
 
 /// The pattern of a line whose centre holds an own stone: the memoised "add one more
 /// stone" recursion (a five at two cells is an open four, an open four at two cells is a
 /// connected open three, and so on down).
-pub(crate) fn classify(line: &Line, memo: &mut [u8]) -> Pattern {
+pub(crate) fn classify<const N: usize>(line: &Line<N>, memo: &mut [u8], five: FiveRule) -> Pattern {
     let code = line_code(line);
     if memo[code] != u8::MAX {
         return Pattern::from_u8(memo[code]);
     }
-    let result = classify_uncached(line, memo);
+    let result = classify_uncached(line, memo, five);
     memo[code] = result as u8;
     result
 }
 
-fn classify_uncached(line: &Line, memo: &mut [u8]) -> Pattern {
-    if centre_run(line) >= 5 {
+fn classify_uncached<const N: usize>(line: &Line<N>, memo: &mut [u8], five: FiveRule) -> Pattern {
+    if makes_five(line, five) {
         return Pattern::F5;
     }
     let blocked = |s: Seen| matches!(s, Seen::Opp | Seen::Wall);
-    let mut lo = 4;
+    let mut lo = N / 2;
     while lo > 0 && !blocked(line[lo - 1]) {
         lo -= 1;
     }
-    let mut hi = 4;
-    while hi < 8 && !blocked(line[hi + 1]) {
+    let mut hi = N / 2;
+    while hi < N - 1 && !blocked(line[hi + 1]) {
         hi += 1;
     }
     if hi - lo + 1 < 5 {
@@ -200,7 +232,7 @@ fn classify_uncached(line: &Line, memo: &mut [u8]) -> Pattern {
         }
         let mut next = *line;
         next[e] = Seen::Own;
-        counts[classify(&next, memo) as usize] += 1;
+        counts[classify(&next, memo, five) as usize] += 1;
     }
     let n = |p: Pattern| counts[p as usize];
     let fives = n(Pattern::F5);
@@ -288,7 +320,7 @@ mod tests {
         }
         assert_eq!(line[4], Seen::Own, "centre must be own in {s}");
         let mut memo = vec![u8::MAX; 1 << 18];
-        classify(&line, &mut memo)
+        classify(&line, &mut memo, FiveRule::FREESTYLE)
     }
 
     #[test]

@@ -1,19 +1,21 @@
-//! The two lookup tables behind every cell's shapes, and the per-cell state they fill.
+//! The lookup tables behind every cell's shapes, and the per-cell state they fill.
 //!
 //! `line[window]` says what the line becomes for each colour if that colour played the
 //! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`) and
-//! an evaluation share (weights from `weights`). A move touches at most 32 windows, so
-//! `play`/`undo` cost is fixed.
+//! an evaluation share (weights from `weights`). A move touches a fixed number of
+//! windows, so `play`/`undo` cost is fixed.
 //!
 //! # The rule seam
 //!
-//! Tables are built per rule by [`tables`]. Today every rule shares freestyle's tables
-//! (a ±4 window cannot see the cell beyond a run of five, so exactly-five and caro
-//! classes are freestyle's approximation and wins are confirmed by `Board::is_five`);
-//! exact per-rule classes and renju's forbidden-point flags plug in here, behind the
-//! same `Tables` type, without touching the board's upkeep or the search.
+//! Tables are built per rule by [`tables`]. Freestyle's shapes need four cells each side
+//! of the cell (a 16-bit window). Exactly-five and caro need the fifth cell each side
+//! too, to see an overline or a five closed at both ends: their tables are *wide*, indexed
+//! by the 16-bit window plus the two outer cells' codes (20 bits), and the board keeps the
+//! fifth cells' shapes current only for wide tables, so freestyle pays nothing for them.
+//! Each colour is classified under its own half of the rule ([`FiveRule`]): that is where
+//! renju's black (exactly five) and white (five or more) plug in.
 
-use super::pattern::{classify, combine, Pattern, Pattern4, Seen};
+use super::pattern::{classify, combine, FiveRule, Pattern, Pattern4, Seen};
 use super::weights::{COMBO_BONUS, LINE_VALUE};
 use crate::types::Rule;
 use std::sync::OnceLock;
@@ -34,11 +36,13 @@ pub struct CellPatterns {
 }
 
 impl CellPatterns {
-    /// Shapes for a cell whose four windows are given.
-    pub fn from_windows(windows: [u16; 4], t: &Tables) -> CellPatterns {
+    /// Shapes for a cell whose four windows are given, with the codes of the cells five
+    /// steps away along each direction (`outer[d]`: the cell behind in bits 0-1, the cell
+    /// ahead in bits 2-3; read only by wide tables).
+    pub fn from_windows(windows: [u16; 4], outer: [u8; 4], t: &Tables) -> CellPatterns {
         let mut keys = [0u16; 2];
         for (d, &w) in windows.iter().enumerate() {
-            let both = t.line[w as usize] as u16;
+            let both = t.lookup(w, outer[d]) as u16;
             keys[0] |= (both & 15) << (4 * d);
             keys[1] |= (both >> 4) << (4 * d);
         }
@@ -62,6 +66,9 @@ impl CellPatterns {
 pub struct Tables {
     /// Window → black pattern (low nibble) and white pattern (high nibble).
     line: Box<[u8; 1 << 16]>,
+    /// For wide tables: window plus the outer cells' codes (bits 16-19) → both patterns;
+    /// empty for freestyle.
+    wide: Box<[u8]>,
     /// Four direction patterns (a nibble each) → class and evaluation share.
     combo: Box<[Combo; 1 << 16]>,
 }
@@ -76,12 +83,29 @@ struct Combo {
 }
 
 impl Tables {
-    /// Plain references to the two arrays, for a loop that wants them in registers.
+    /// Plain references to the arrays, for a loop that wants them in registers.
     #[inline]
     pub fn refs(&self) -> TableRefs<'_> {
         TableRefs {
             line: &self.line,
+            wide: &self.wide,
             combo: &self.combo,
+        }
+    }
+
+    /// Whether shapes read the fifth cell each side (see the module notes).
+    #[inline]
+    pub fn is_wide(&self) -> bool {
+        !self.wide.is_empty()
+    }
+
+    /// Both colours' patterns (a nibble each) for a window and its outer cells.
+    #[inline]
+    fn lookup(&self, window: u16, outer: u8) -> u8 {
+        if self.is_wide() {
+            self.wide[window as usize | (outer as usize & 15) << 16]
+        } else {
+            self.line[window as usize]
         }
     }
 }
@@ -91,6 +115,7 @@ impl Tables {
 #[derive(Clone, Copy)]
 pub struct TableRefs<'a> {
     line: &'a [u8; 1 << 16],
+    wide: &'a [u8],
     combo: &'a [Combo; 1 << 16],
 }
 
@@ -105,10 +130,38 @@ impl TableRefs<'_> {
         cell: &mut CellPatterns,
         dir: usize,
         window: u16,
-        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
     ) {
         cell.windows[dir] = window;
         let both = self.line[window as usize] as u16;
+        self.refresh(cell, dir, both, changed);
+    }
+
+    /// As `update`, for a wide table: `outer` holds the codes of the cells five steps
+    /// behind (bits 0-1) and ahead (bits 2-3) along `dir`.
+    #[inline(always)]
+    pub fn update_wide(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        window: u16,
+        outer: u32,
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        cell.windows[dir] = window;
+        let both = self.wide[window as usize | (outer as usize) << 16] as u16;
+        self.refresh(cell, dir, both, changed);
+    }
+
+    /// Put both colours' new patterns along `dir` (nibbles of `both`) into the cell.
+    #[inline(always)]
+    fn refresh(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        both: u16,
+        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
         let shift = 4 * dir;
         for c in 0..2 {
             let nibble = (both >> (4 * c)) & 15;
@@ -125,12 +178,66 @@ impl TableRefs<'_> {
     }
 }
 
-/// The tables for `rule`, built on first use (a few milliseconds) and shared by every
-/// board of that rule. Every rule reads freestyle's tables for now (see the module notes).
+/// The tables for `rule`, built on first use and shared by every board of that rule:
+/// freestyle's in a few milliseconds, a wide rule's in a few hundred.
 pub fn tables(rule: Rule) -> &'static Tables {
     static FREESTYLE: OnceLock<Tables> = OnceLock::new();
-    let _ = rule;
-    FREESTYLE.get_or_init(build)
+    static WIDE: [OnceLock<Tables>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    if rule.is_freestyle() {
+        return FREESTYLE.get_or_init(build);
+    }
+    let five = FiveRule {
+        exact: rule.exact_five,
+        caro: rule.caro,
+    };
+    let slot = match (rule.exact_five, rule.caro) {
+        (true, false) => 0,
+        (false, true) => 1,
+        _ => 2,
+    };
+    WIDE[slot].get_or_init(|| build_wide([five, five]))
+}
+
+/// The pattern of `w`'s line for the colour whose code is `own`, as a line of `N` cells:
+/// `N = 9` reads the 16-bit window, `N = 11` the outer cells (bits 16-19) too.
+fn line_of<const N: usize>(w: usize, own: usize) -> [Seen; N] {
+    let seen = |code: usize| match code {
+        0 => Seen::Empty,
+        3 => Seen::Wall,
+        c if c == own => Seen::Own,
+        _ => Seen::Opp,
+    };
+    let mut cells = [Seen::Own; N];
+    let pad = (N - 9) / 2;
+    for k in 0..8 {
+        let idx = if k < 4 { k } else { k + 1 };
+        cells[pad + idx] = seen((w >> (2 * k)) & 3);
+    }
+    if pad == 1 {
+        cells[0] = seen((w >> 16) & 3);
+        cells[N - 1] = seen((w >> 18) & 3);
+    }
+    cells
+}
+
+/// A wide rule's tables: every 20-bit window classified for black under `fives[0]` and
+/// for white under `fives[1]`.
+fn build_wide(fives: [FiveRule; 2]) -> Tables {
+    let narrow = build();
+    let mut memos = [vec![u8::MAX; 1 << 22], vec![u8::MAX; 1 << 22]];
+    let mut wide = vec![0u8; 1 << 20];
+    for (w, slot) in wide.iter_mut().enumerate() {
+        let mut both = 0u8;
+        for (c, own) in [1usize, 2].into_iter().enumerate() {
+            let cells = line_of::<11>(w, own);
+            both |= (classify(&cells, &mut memos[c], fives[c]) as u8) << (4 * c);
+        }
+        *slot = both;
+    }
+    Tables {
+        wide: wide.into_boxed_slice(),
+        ..narrow
+    }
 }
 
 fn build() -> Tables {
@@ -139,19 +246,8 @@ fn build() -> Tables {
     for (w, slot) in line.iter_mut().enumerate() {
         let mut both = 0u8;
         for (shift, own) in [(0u8, 1usize), (4, 2)] {
-            let mut cells = [Seen::Own; 9];
-            for k in 0..8 {
-                let code = (w >> (2 * k)) & 3;
-                let seen = match code {
-                    0 => Seen::Empty,
-                    3 => Seen::Wall,
-                    c if c == own => Seen::Own,
-                    _ => Seen::Opp,
-                };
-                let idx = if k < 4 { k } else { k + 1 };
-                cells[idx] = seen;
-            }
-            both |= (classify(&cells, &mut memo) as u8) << shift;
+            let cells = line_of::<9>(w, own);
+            both |= (classify(&cells, &mut memo, FiveRule::FREESTYLE) as u8) << shift;
         }
         *slot = both;
     }
@@ -167,6 +263,7 @@ fn build() -> Tables {
     Tables {
         // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
         line: line.into_boxed_slice().try_into().expect("2^16 entries"),
+        wide: Box::new([]),
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
     }
 }
