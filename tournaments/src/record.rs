@@ -27,6 +27,8 @@ pub enum Reason {
     Crash,
     /// The engine could not be started, or did not answer `ABOUT`/`START` properly.
     StartFailed,
+    /// The engine's resident memory went over the limit (`memory_limit`).
+    Memory,
 }
 
 impl Reason {
@@ -36,7 +38,7 @@ impl Reason {
     }
 
     /// All reasons, in report order.
-    pub const ALL: [Reason; 9] = [
+    pub const ALL: [Reason; 10] = [
         Reason::Five,
         Reason::BoardFull,
         Reason::MoveLimit,
@@ -46,6 +48,7 @@ impl Reason {
         Reason::MatchClock,
         Reason::Crash,
         Reason::StartFailed,
+        Reason::Memory,
     ];
 }
 
@@ -61,6 +64,7 @@ impl fmt::Display for Reason {
             Reason::MatchClock => "match clock exhausted",
             Reason::Crash => "crash",
             Reason::StartFailed => "start failed",
+            Reason::Memory => "memory limit",
         })
     }
 }
