@@ -88,8 +88,8 @@ pub struct SideReport {
     /// Its last `MESSAGE tt …` line of the game (cumulative since `START`), `None` when it
     /// printed none (`n/a` in reports).
     pub tt: Option<TtReport>,
-    /// Peak resident memory of the process at the end of the game, KiB (Linux only; the
-    /// `max_memory` sent is not enforced, this shows how close an engine came).
+    /// Peak resident memory of the process at the end of the game, KiB (Linux only; shows
+    /// how close an engine came to `memory_limit`, which is enforced on the process tree).
     #[serde(default)]
     pub peak_rss_kib: Option<u64>,
 }
