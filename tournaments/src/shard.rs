@@ -81,6 +81,17 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     if dirs.is_empty() {
         return Err("merge needs at least one results folder".into());
     }
+    // Writing the merge into one of its inputs would overwrite that shard's journal.
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    if let Some(d) = dirs.iter().find(|d| same(d, out)) {
+        return Err(format!(
+            "--out {} is one of the folders to merge; choose a new folder",
+            d.display()
+        ));
+    }
     let mut first: Option<(PathBuf, Header)> = None;
     // Game number -> (record, folder it came from).
     let mut games: BTreeMap<usize, (GameRecord, PathBuf)> = BTreeMap::new();

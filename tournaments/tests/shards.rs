@@ -182,6 +182,11 @@ fn merge_refuses_other_configs_and_duplicates() {
         .err()
         .unwrap_or_default();
     assert!(err.contains("game 1 is in both"), "{err}");
+    // The output may not be one of the inputs (it would overwrite that journal).
+    let err = shard::merge(&[a.join("out")], &a.join("out"))
+        .err()
+        .unwrap_or_default();
+    assert!(err.contains("is one of the folders to merge"), "{err}");
     // One shard alone merges, and reports what is missing.
     let m = shard::merge(&[a.join("out")], &dir.join("m3")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(m.records.len(), 3);
