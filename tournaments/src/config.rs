@@ -264,6 +264,13 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
                 p.display()
             ));
         }
+        if !crate::proc::is_executable(&p) {
+            return Err(format!(
+                "engine {:?}: {} is not executable",
+                e.name,
+                p.display()
+            ));
+        }
         // Canonical, so reports show `/repo/target/…`, not `/repo/tournaments/../target/…`.
         std::fs::canonicalize(&p).unwrap_or(p)
     } else {
@@ -402,6 +409,14 @@ mod limits {
             err.contains("pbrain-does-not-exist") && err.contains("PATH"),
             "{err:?}"
         );
+        // A path to a file that cannot be run is refused too.
+        let dir = std::env::temp_dir().join(format!("wuzi-cfg-noexec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("engine.txt"), "not a program").unwrap_or_else(|e| panic!("{e}"));
+        let text = "[tournament]\ntimeout_turn_ms = 1\n[[engine]]\nname = \"a\"\ncommand = \"./engine.txt\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let err = Config::from_toml(text, &dir).err().unwrap_or_default();
+        assert!(err.contains("not executable"), "{err:?}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
