@@ -27,6 +27,8 @@ pub enum Reason {
     Crash,
     /// The engine could not be started, or did not answer `ABOUT`/`START` properly.
     StartFailed,
+    /// The engine's resident memory went over the limit (`memory_limit`).
+    Memory,
 }
 
 impl Reason {
@@ -36,7 +38,7 @@ impl Reason {
     }
 
     /// All reasons, in report order.
-    pub const ALL: [Reason; 9] = [
+    pub const ALL: [Reason; 10] = [
         Reason::Five,
         Reason::BoardFull,
         Reason::MoveLimit,
@@ -46,6 +48,7 @@ impl Reason {
         Reason::MatchClock,
         Reason::Crash,
         Reason::StartFailed,
+        Reason::Memory,
     ];
 }
 
@@ -61,6 +64,7 @@ impl fmt::Display for Reason {
             Reason::MatchClock => "match clock exhausted",
             Reason::Crash => "crash",
             Reason::StartFailed => "start failed",
+            Reason::Memory => "memory limit",
         })
     }
 }
@@ -84,8 +88,8 @@ pub struct SideReport {
     /// Its last `MESSAGE tt …` line of the game (cumulative since `START`), `None` when it
     /// printed none (`n/a` in reports).
     pub tt: Option<TtReport>,
-    /// Peak resident memory of the process at the end of the game, KiB (Linux only; the
-    /// `max_memory` sent is not enforced, this shows how close an engine came).
+    /// Peak resident memory of the process at the end of the game, KiB (Linux only; shows
+    /// how close an engine came to `memory_limit`, which is enforced on the process tree).
     #[serde(default)]
     pub peak_rss_kib: Option<u64>,
 }

@@ -16,6 +16,8 @@
 //! - `noisy`: before each move prints a message with a raw newline inside, so its tail is a
 //!   line that is no protocol response (one real engine does this with its depth byte), then
 //!   plays like `first`.
+//! - `hog [mib]`: before its first move allocates `mib` MiB (default 256) and writes every
+//!   page, so the memory is resident, keeps it, then plays like `first`.
 //!
 //! Protocol lines are parsed and formatted by `gomocup-protocol`, like the real engine's.
 
@@ -37,6 +39,7 @@ enum Mode {
     Slow,
     NoStart,
     Noisy,
+    Hog,
 }
 
 struct Fake {
@@ -47,6 +50,7 @@ struct Fake {
     last: Option<Coord>,
     moves_made: u64,
     rng: u64,
+    hoard: Vec<u8>,
 }
 
 fn main() {
@@ -63,6 +67,7 @@ fn main() {
         Some("slow") => Mode::Slow,
         Some("nostart") => Mode::NoStart,
         Some("noisy") => Mode::Noisy,
+        Some("hog") => Mode::Hog,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
             println!(
@@ -75,6 +80,7 @@ fn main() {
     let default_arg = match mode {
         Mode::Flood => 256,
         Mode::Slow => 1000,
+        Mode::Hog => 256,
         _ => 1,
     };
     let arg = args
@@ -89,6 +95,7 @@ fn main() {
         last: None,
         moves_made: 0,
         rng: arg.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        hoard: Vec::new(),
     };
     fake.serve();
 }
@@ -195,7 +202,16 @@ impl Fake {
                 println!("MESSAGE depth \n- eval 7");
                 flush();
             }
-            Mode::First | Mode::Random => {}
+            Mode::Hog if self.hoard.is_empty() => {
+                let bytes = usize::try_from(self.arg << 20).unwrap_or(usize::MAX);
+                // Written page by page: untouched pages would not count as resident.
+                self.hoard = vec![0u8; bytes];
+                for page in self.hoard.chunks_mut(4096) {
+                    page[0] = 1;
+                }
+                std::hint::black_box(&mut self.hoard);
+            }
+            Mode::First | Mode::Random | Mode::Hog => {}
         }
         let pick = if self.mode == Mode::Random {
             self.random_empty()
