@@ -8,9 +8,10 @@ use crate::config::Config;
 use crate::game::{self, Played, Setup};
 use crate::journal::Journal;
 use crate::psq::Psq;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, Ply};
 use crate::report::{self, Summary};
 use crate::schedule::{self, Pairing};
+use crate::{html, sgf};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -94,6 +95,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     } else {
         // A fresh run must not leave games or logs of an earlier run beside its own.
         clear(&games_dir, "psq")?;
+        clear(&games_dir, "sgf")?;
         clear(&log_dir, "log")?;
         (Journal::create(&results)?, Vec::new())
     };
@@ -149,6 +151,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         for (p, played) in rx {
             let record = make_record(config, &p, &played);
             let result = write_psq(&games_dir, &record.psq, config, &p, &played)
+                .and_then(|()| write_sgf(&games_dir, &record, config))
                 .and_then(|()| journal.append(&record));
             if let Err(e) = result {
                 failure = Some(e);
@@ -182,6 +185,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    write_extras(out, config, &records, &summary)?;
     if opts.verbose {
         println!("\n{markdown}");
         println!("results: {}", out.display());
@@ -255,7 +259,46 @@ fn make_record(config: &Config, p: &Pairing, played: &Played) -> GameRecord {
         black_report: played.black.clone(),
         white_report: played.white.clone(),
         psq: format!("games/{:04}.psq", p.game),
+        plies: played
+            .moves
+            .iter()
+            .zip(played.messages.iter().chain(std::iter::repeat(&Vec::new())))
+            .map(|(&(x, y, ms), msg)| Ply {
+                x,
+                y,
+                ms,
+                msg: msg.clone(),
+            })
+            .collect(),
+        opening_stones: config.openings[p.opening].stones.len(),
     }
+}
+
+/// `games/NNNN.sgf` beside the PSQ.
+fn write_sgf(dir: &Path, record: &GameRecord, config: &Config) -> Result<(), String> {
+    let s = &config.settings;
+    let path = dir.join(format!("{:04}.sgf", record.game));
+    std::fs::write(&path, sgf::game(record, s.board_size, s.rule_bits))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `games.sgf` (every game in one collection, in game order) and `report.html`.
+fn write_extras(
+    out: &Path,
+    config: &Config,
+    records: &[GameRecord],
+    summary: &Summary,
+) -> Result<(), String> {
+    let s = &config.settings;
+    let all: String = records
+        .iter()
+        .map(|r| sgf::game(r, s.board_size, s.rule_bits))
+        .collect();
+    let path = out.join("games.sgf");
+    std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let page = html::report(config, records, summary);
+    let path = out.join("report.html");
+    std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn write_psq(
