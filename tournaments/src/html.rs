@@ -373,7 +373,7 @@ th:first-child, td:nth-child(2) { text-align: left; }
 .chart .grid { stroke: #e4e4e4; } .chart .axis { font-size: 11px; fill: #555; }
 .legend .key { margin-right: 1.2em; white-space: nowrap; }
 .legend i { display: inline-block; width: 12px; height: 12px; margin-right: 4px; vertical-align: -1px; }
-.replay { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+.replay { display: flex; gap: 1.5em; align-items: flex-start; }
 .controls button { min-width: 2.6em; margin-right: 2px; } .controls select { margin-right: .6em; }
 #pos { margin-left: .6em; font-variant-numeric: tabular-nums; }
 #board { width: 560px; max-width: 92vw; background: #e3b66b; border-radius: 4px; }
@@ -384,7 +384,8 @@ th:first-child, td:nth-child(2) { text-align: left; }
 #board .lastmark { fill: none; stroke: #d62728; stroke-width: 2; }
 #current { font-family: ui-monospace, monospace; font-size: 12px; margin-top: .5em; max-width: 560px; white-space: pre-wrap; }
 #moves { font-family: ui-monospace, monospace; font-size: 12px; max-height: 640px; overflow-y: auto;
-  margin: 0; padding-left: 3.2em; background: #fff; border: 1px solid #ccc; min-width: 28em; max-width: 60em; }
+  margin: 0; padding-left: 3.2em; background: #fff; border: 1px solid #ccc; flex: 1 1 0; min-width: 20em; max-width: 60em;
+  position: relative; }
 #moves li { padding: 1px 4px; cursor: pointer; white-space: pre-wrap; }
 #moves li.opening { color: #888; } #moves li.now { background: #ffe9a8; }
 "#;
@@ -453,7 +454,8 @@ const SCRIPT: &str = r#"
     document.getElementById("pos").textContent = "stone " + shown + " / " + g.plies.length;
     Array.prototype.forEach.call(list.children, function (li, i) { li.classList.toggle("now", i === shown - 1); });
     const now = list.children[shown - 1];
-    if (now && now.scrollIntoView) now.scrollIntoView({ block: "nearest" });
+    // Scroll the list only (scrollIntoView would move the whole page).
+    if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
     const cur = document.getElementById("current");
     if (shown === 0) { cur.textContent = "empty board"; return; }
     const p = g.plies[shown - 1];
