@@ -223,6 +223,9 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
         ] {
             brain.send(&Command::Info(info));
         }
+        for info in &spec.options {
+            brain.send(&Command::Info(info.clone()));
+        }
     }
     player.brain = Some(brain);
     (player, failed)

@@ -20,3 +20,4 @@ pub mod report;
 pub mod runner;
 pub mod schedule;
 pub mod sgf;
+pub mod sprt;

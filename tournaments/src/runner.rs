@@ -11,7 +11,7 @@ use crate::psq::Psq;
 use crate::record::{GameRecord, Ply};
 use crate::report::{self, Summary};
 use crate::schedule::{self, Pairing};
-use crate::{html, sgf};
+use crate::{html, sgf, sprt};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -43,6 +43,8 @@ pub struct Finished {
     pub summary: Summary,
     /// The summary text, as written to `summary.md`.
     pub markdown: String,
+    /// The SPRT's state, when the config has `[sprt]`.
+    pub sprt: Option<sprt::Tracker>,
 }
 
 /// Where results go when `--out` is not given: `results/<config stem>` next to the config.
@@ -61,12 +63,15 @@ pub fn default_out(config: &Path) -> PathBuf {
 pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     let s = &config.settings;
     let gauntlet = opts.gauntlet || s.gauntlet;
-    let schedule = schedule::build(
-        config.engines.len(),
-        config.openings.len(),
-        s.games_per_pair,
-        gauntlet,
-    );
+    let schedule = match &config.sprt {
+        Some(sp) => sprt::schedule(config.openings.len(), sp.max_games),
+        None => schedule::build(
+            config.engines.len(),
+            config.openings.len(),
+            s.games_per_pair,
+            gauntlet,
+        ),
+    };
     let total = schedule.len();
     let out = &opts.out;
     let games_dir = out.join("games");
@@ -100,9 +105,17 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         (Journal::create(&results)?, Vec::new())
     };
 
+    // An SPRT replays the journal in its order, so a resumed test reaches the same decision.
+    let mut tracker = config.sprt.map(|sp| sprt::Tracker::new(sp, config));
+    if let Some(t) = tracker.as_mut() {
+        for r in &records {
+            t.add(r);
+        }
+    }
+    let decided = tracker.as_ref().is_some_and(|t| t.decision.is_some());
     let pending: VecDeque<Pairing> = schedule
         .iter()
-        .filter(|p| !records.iter().any(|r| r.game == p.game))
+        .filter(|p| !decided && !records.iter().any(|r| r.game == p.game))
         .copied()
         .collect();
     if opts.verbose {
@@ -170,6 +183,19 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
                 }
             }
             bar.inc(1);
+            if let Some(t) = tracker.as_mut() {
+                match t.add(&record) {
+                    Some(line) if opts.verbose && bar.is_hidden() => println!("{line}"),
+                    Some(line) if opts.verbose => bar.println(line),
+                    _ => {}
+                }
+                if t.decision.is_some() {
+                    // Decided: the games in flight finish and are journalled, no new ones start.
+                    if let Ok(mut q) = queue.lock() {
+                        q.clear();
+                    }
+                }
+            }
             records.push(record);
         }
     });
@@ -181,7 +207,10 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     records.sort_by_key(|r| r.game);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let summary = Summary::new(&names, &records);
-    let markdown = summary.markdown(&header(config, gauntlet), total);
+    let mut markdown = summary.markdown(&header(config, gauntlet), total);
+    if let Some(t) = &tracker {
+        markdown.push_str(&t.markdown());
+    }
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
@@ -195,6 +224,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         total,
         summary,
         markdown,
+        sprt: tracker,
     })
 }
 
@@ -354,7 +384,13 @@ fn header(config: &Config, gauntlet: bool) -> Vec<String> {
             "{} openings, {} games per pair and opening, {}",
             config.openings.len(),
             s.games_per_pair,
-            if gauntlet { "gauntlet" } else { "round robin" }
+            if config.sprt.is_some() {
+                "SPRT (one pair per opening, openings cycled)"
+            } else if gauntlet {
+                "gauntlet"
+            } else {
+                "round robin"
+            }
         ),
         format!("engines: {}", engines.join(", ")),
     ]
