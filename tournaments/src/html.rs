@@ -13,6 +13,7 @@ use crate::elo;
 use crate::record::GameRecord;
 use crate::report::{short_count, Summary};
 use crate::sgf;
+use crate::sprt::{Decision, Tracker};
 use serde_json::json;
 use std::fmt::Write;
 
@@ -37,8 +38,14 @@ pub fn escape(text: &str) -> String {
     out
 }
 
-/// The page for a finished (or partly played) tournament; `records` in game order.
-pub fn report(config: &Config, records: &[GameRecord], summary: &Summary) -> String {
+/// The page for a finished (or partly played) tournament; `records` in game order, `sprt`
+/// the test's state when the config has `[sprt]`.
+pub fn report(
+    config: &Config,
+    records: &[GameRecord],
+    summary: &Summary,
+    sprt: Option<&Tracker>,
+) -> String {
     let s = &config.settings;
     let mut page = String::new();
     let title = format!("Tournament: {}", config.path.display());
@@ -65,6 +72,9 @@ pub fn report(config: &Config, records: &[GameRecord], summary: &Summary) -> Str
         s.draw_after_moves,
         summary.games
     );
+    if let Some(t) = sprt {
+        sprt_section(&mut page, t);
+    }
     standings(&mut page, summary);
     crosstable(&mut page, summary);
     endings(&mut page, summary);
@@ -72,6 +82,29 @@ pub fn report(config: &Config, records: &[GameRecord], summary: &Summary) -> Str
     replay(&mut page, config, records);
     page.push_str("</body>\n</html>\n");
     page
+}
+
+fn sprt_section(page: &mut String, t: &Tracker) {
+    let verdict = match t.decision {
+        Some((Decision::H1, _)) => "H1 accepted",
+        Some((Decision::H0, _)) => "H0 accepted",
+        Some((Decision::MaxGames, _)) => "max_games reached, no decision",
+        None => "undecided (--resume continues)",
+    };
+    let _ = writeln!(
+        page,
+        "<h2>SPRT</h2>\n<p id=\"sprt\"><b>{}</b></p>\n<pre>{}</pre>\n\
+         <table id=\"penta\"><tr><th>A's points per pair</th><th>0</th><th>½</th><th>1</th>\
+         <th>1½</th><th>2</th></tr>\n<tr><td>pairs</td><td>{}</td><td>{}</td><td>{}</td>\
+         <td>{}</td><td>{}</td></tr></table>",
+        escape(verdict),
+        escape(&t.line()),
+        t.penta[0],
+        t.penta[1],
+        t.penta[2],
+        t.penta[3],
+        t.penta[4]
+    );
 }
 
 fn standings(page: &mut String, sm: &Summary) {

@@ -214,7 +214,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    write_extras(out, config, &records, &summary)?;
+    write_extras(out, config, &records, &summary, tracker.as_ref())?;
     if opts.verbose {
         println!("\n{markdown}");
         println!("results: {}", out.display());
@@ -318,6 +318,7 @@ fn write_extras(
     config: &Config,
     records: &[GameRecord],
     summary: &Summary,
+    sprt: Option<&sprt::Tracker>,
 ) -> Result<(), String> {
     let s = &config.settings;
     let all: String = records
@@ -326,7 +327,7 @@ fn write_extras(
         .collect();
     let path = out.join("games.sgf");
     std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let page = html::report(config, records, summary);
+    let page = html::report(config, records, summary, sprt);
     let path = out.join("report.html");
     std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

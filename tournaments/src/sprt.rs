@@ -311,7 +311,8 @@ impl Tracker {
                 s,
                 "  Elo {}  nElo {:+.1} ± {:.1}",
                 elo::format(Some(elo::Estimate { elo: e, margin: em })),
-                ne + 0.0,
+                // Rounded first, so a rounding error around 0 prints as +0.0, not -0.0.
+                (ne * 10.0).round() / 10.0 + 0.0,
                 nem
             );
         }

@@ -50,6 +50,10 @@ fn a_stronger_engine_is_accepted_and_resume_keeps_the_decision() {
     assert!(done.records.len() < 40, "{} games", done.records.len());
     assert_eq!(t.games, done.records.len());
     assert!(done.markdown.contains("H1 accepted"), "{}", done.markdown);
+    let page =
+        std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(page.contains("<p id=\"sprt\"><b>H1 accepted</b></p>"));
+    assert!(page.contains("<td>pairs</td><td>0</td><td>0</td><td>0</td><td>0</td><td>4</td>"));
 
     let journal = dir.join("out/results.jsonl");
     let before = std::fs::read(&journal).unwrap_or_else(|e| panic!("{e}"));
@@ -62,6 +66,24 @@ fn a_stronger_engine_is_accepted_and_resume_keeps_the_decision() {
         Some(before),
         "resume played games"
     );
+
+    // Interrupted before the decision (three games journalled): resume plays on to it.
+    let text = std::fs::read_to_string(&journal).unwrap_or_else(|e| panic!("{e}"));
+    let head: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+    std::fs::write(&journal, head).unwrap_or_else(|e| panic!("{e}"));
+    let resumed = run(&cfg, &dir, true);
+    let t3 = resumed.sprt.unwrap_or_else(|| panic!("no SPRT state"));
+    assert_eq!(
+        t3.decision.map(|d| d.0),
+        Some(Decision::H1),
+        "{}",
+        t3.line()
+    );
+    assert_eq!(t3.penta, [0, 0, 0, 0, 4]);
+    let mut games: Vec<usize> = resumed.records.iter().map(|r| r.game).collect();
+    let n = games.len();
+    games.dedup();
+    assert_eq!(games.len(), n, "a game was played twice");
 }
 
 #[test]
