@@ -382,8 +382,9 @@ fn replay(page: &mut String, config: &Config, records: &[GameRecord]) {
         })
         .collect();
     let data = json!({ "size": config.settings.board_size, "games": games });
-    // `</` inside a script element would end it; JSON allows `<\/` for the same text.
-    let text = data.to_string().replace("</", "<\\/");
+    // `</script>` or `<!--` inside a script element would change how the page parses; `<`
+    // only occurs inside JSON strings, where `\u003c` is the same character.
+    let text = data.to_string().replace('<', "\\u003c");
     let _ = writeln!(
         page,
         "<script type=\"application/json\" id=\"data\">{text}</script>\n<script>{SCRIPT}</script>"
@@ -525,3 +526,58 @@ const SCRIPT: &str = r#"
   fromFragment();
 })();
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::{Outcome, Ply, Reason, SideReport};
+
+    #[test]
+    fn engine_text_cannot_break_out_of_the_page() {
+        let text = "[tournament]\ntimeout_turn_ms = 1\n\
+                    [[engine]]\nname = \"<b>x</script><!--\"\ncommand = \"sh\"\n\
+                    [[engine]]\nname = \"y & 'z'\"\ncommand = \"sh\"\n";
+        let config =
+            Config::from_toml(text, &std::env::temp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+        let record = GameRecord {
+            game: 1,
+            black: names[0].clone(),
+            white: names[1].clone(),
+            opening: 0,
+            opening_line: 0,
+            outcome: Outcome::Draw,
+            reason: Reason::MoveLimit,
+            detail: "</script>".into(),
+            moves: 1,
+            black_report: SideReport::default(),
+            white_report: SideReport::default(),
+            psq: "games/0001.psq".into(),
+            plies: vec![Ply {
+                x: 1,
+                y: 2,
+                ms: 3,
+                msg: vec!["</script><script>alert(1)</script>".into()],
+            }],
+            opening_stones: 0,
+        };
+        let records = [record];
+        let page = report(&config, &records, &Summary::new(&names, &records), None);
+        // Only the page's own two script elements close.
+        assert_eq!(page.matches("</script>").count(), 2, "{page}");
+        assert!(!page.contains("<b>x"));
+        assert!(page.contains("&lt;b&gt;x&lt;/script&gt;&lt;!--"));
+        assert!(page.contains("y &amp; &#39;z&#39;"));
+        // The JSON still carries the exact text.
+        let tag = "id=\"data\">";
+        let start = page.find(tag).map(|i| i + tag.len()).unwrap_or(0);
+        let end = start + page[start..].find("</script>").unwrap_or(0);
+        let data: serde_json::Value =
+            serde_json::from_str(&page[start..end]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(data["games"][0]["black"], "<b>x</script><!--");
+        assert_eq!(
+            data["games"][0]["plies"][0][3][0],
+            "</script><script>alert(1)</script>"
+        );
+    }
+}
