@@ -358,7 +358,11 @@ fn replay(page: &mut String, config: &Config, records: &[GameRecord]) {
          <span id=\"pos\"></span></div>\n\
          <p id=\"players\"></p>\n\
          <svg id=\"board\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n\
-         <div id=\"current\"></div>\n</div>\n<ol id=\"moves\"></ol>\n</div>\n",
+         <div id=\"current\"></div>\n\
+         <p class=\"caption\">TT hit rate after each move of this game (from the mover's \
+         <code>MESSAGE tt</code> line; black ●, white ○):</p>\n\
+         <svg id=\"game-tt\" class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n\
+         </div>\n<ol id=\"moves\"></ol>\n</div>\n",
     );
     let games: Vec<serde_json::Value> = records
         .iter()
@@ -416,6 +420,8 @@ th:first-child, td:nth-child(2) { text-align: left; }
 #board .num { font-size: 9px; text-anchor: middle; pointer-events: none; }
 #board .num.b { fill: #eee; } #board .num.w { fill: #222; }
 #board .lastmark { fill: none; stroke: #d62728; stroke-width: 2; }
+#game-tt { max-width: 560px; } #game-tt .move-tt.b { fill: #111; } #game-tt .move-tt.w { fill: #fff; stroke: #555; }
+#game-tt .now { stroke: #d62728; stroke-width: 1.5; } .caption { font-size: 12px; margin: .6em 0 .2em; color: #555; }
 #current { font-family: ui-monospace, monospace; font-size: 12px; margin-top: .5em; max-width: 560px; white-space: pre-wrap; }
 #moves { font-family: ui-monospace, monospace; font-size: 12px; max-height: 640px; overflow-y: auto;
   margin: 0; padding-left: 3.2em; background: #fff; border: 1px solid #ccc; flex: 1 1 0; min-width: 20em; max-width: 60em;
@@ -424,7 +430,7 @@ th:first-child, td:nth-child(2) { text-align: left; }
 #moves li.opening { color: #888; } #moves li.now { background: #ffe9a8; }
 "#;
 
-const SCRIPT: &str = r#"
+const SCRIPT: &str = r##"
 (function () {
   "use strict";
   const D = JSON.parse(document.getElementById("data").textContent);
@@ -490,11 +496,41 @@ const SCRIPT: &str = r#"
     const now = list.children[shown - 1];
     // Scroll the list only (scrollIntoView would move the whole page).
     if (now) list.scrollTop = now.offsetTop - list.clientHeight / 2;
+    moveChart(g);
     const cur = document.getElementById("current");
     if (shown === 0) { cur.textContent = "empty board"; return; }
     const p = g.plies[shown - 1];
     cur.textContent = (shown % 2 === 1 ? "black " : "white ") + cell(p) +
       (shown <= g.open ? " (opening)" : ", " + p[2] + " ms" + (p[3].length ? "\n" + p[3].join("\n") : ""));
+  }
+  function moveChart(g) {
+    const chart = document.getElementById("game-tt"), w = 560, h = 140, l = 34, r = 8, t = 8, b = 18;
+    chart.setAttribute("viewBox", "0 0 " + w + " " + h);
+    chart.replaceChildren();
+    const n = Math.max(g.plies.length, 2);
+    const px = function (i) { return l + (i - 1) / (n - 1) * (w - l - r); };
+    const py = function (v) { return t + (1 - v / 100) * (h - t - b); };
+    [0, 50, 100].forEach(function (v) {
+      chart.appendChild(svg("line", { x1: l, x2: w - r, y1: py(v), y2: py(v), class: "grid" }));
+      chart.appendChild(svg("text", { x: l - 4, y: py(v) + 4, "text-anchor": "end", class: "axis" }, v + "%"));
+    });
+    [0, 1].forEach(function (side) {
+      const pts = [];
+      g.plies.forEach(function (p, i) {
+        if (i < g.open || i % 2 !== side) return;
+        for (const m of p[3]) {
+          const hit = /hit_rate=([0-9.]+)%/.exec(m);
+          if (hit) { pts.push([i + 1, Number(hit[1])]); break; }
+        }
+      });
+      if (pts.length > 1) chart.appendChild(svg("polyline", { points: pts.map(function (q) { return px(q[0]) + "," + py(q[1]); }).join(" "),
+        fill: "none", stroke: side === 0 ? "#111" : "#888", "stroke-width": 1 }));
+      pts.forEach(function (q) {
+        chart.appendChild(svg("circle", { cx: px(q[0]), cy: py(q[1]), r: 2.5, class: "move-tt " + (side === 0 ? "b" : "w"),
+          "data-n": q[0], "data-rate": q[1] }));
+      });
+    });
+    if (shown > 0) chart.appendChild(svg("line", { x1: px(shown), x2: px(shown), y1: t, y2: h - b, class: "now" }));
   }
   function go(m) { shown = Math.max(0, Math.min(m, D.games[gi].plies.length)); draw(); }
   function pick(i) { gi = i; select.value = String(i); fillList(); }
@@ -525,7 +561,7 @@ const SCRIPT: &str = r#"
   window.addEventListener("hashchange", fromFragment);
   fromFragment();
 })();
-"#;
+"##;
 
 #[cfg(test)]
 mod tests {

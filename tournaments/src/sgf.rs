@@ -422,6 +422,31 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_layout_c_gomoku_cli_writes() {
+        // Its shape: all root properties on one line with a local date, a line break before
+        // the first played move, eight played moves per line, `C[<ms>ms]` comments.
+        let text = "(;FF[4]GM[4]GN[12]EV[alpha x beta]DT[2021.06.01 10:20:30]RO[3.12]RU[1]SZ[15]PB[alpha]PW[beta]RE[W+1]TE[White win by time forfeit]\n\
+                    ;B[hh]C[opening move];W[ih]C[opening move]\n\
+                    ;B[hi]C[12ms];W[ii]C[15ms];B[hj]C[9ms]\n)\n\n";
+        let g = parse(text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.len(), 1);
+        assert_eq!(g[0].prop("RU"), Some("1"));
+        assert_eq!(g[0].prop("RE"), Some("W+1"));
+        assert_eq!(g[0].prop("DT"), Some("2021.06.01 10:20:30"));
+        assert_eq!(
+            g[0].moves,
+            [
+                (7, 7, true),
+                (8, 7, false),
+                (7, 8, true),
+                (8, 8, false),
+                (7, 9, true)
+            ]
+        );
+        assert_eq!(g[0].comments[3], "15ms");
+    }
+
+    #[test]
     fn reads_variations_as_main_line_and_rejects_garbage() {
         let text = "(;GM[4]SZ[15];B[hh];W[ih](;B[jj]C[main])(;B[aa]))";
         let g = parse(text).unwrap_or_else(|e| panic!("{e}"));

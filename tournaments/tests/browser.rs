@@ -181,7 +181,8 @@ fn replay_in_headless_chromium_shows_the_recorded_stones() {
     assert_eq!((g, m), (3, 6));
     assert_eq!(stones, expected(game, 6));
     // The current move's line in the move list is highlighted and shows the engine's words.
-    let now = dom
+    let list = &dom[dom.find("<ol id=\"moves\"").unwrap_or(0)..];
+    let now = list
         .split("<li")
         .find(|li| li.contains("class=\"now\""))
         .unwrap_or_else(|| panic!("no highlighted move"));
@@ -190,6 +191,15 @@ fn replay_in_headless_chromium_shows_the_recorded_stones() {
         assert!(now.contains(m.as_str()), "{m:?} not in {now}");
     }
     assert!(now.contains(&format!("{} ms", p.ms)), "{now}");
+    // The game's TT chart has one point per move whose engine printed a table line.
+    let with_tt = game
+        .plies
+        .iter()
+        .skip(game.opening_stones)
+        .filter(|p| p.msg.iter().any(|m| m.contains("hit_rate=")))
+        .count();
+    assert!(with_tt > 0);
+    assert_eq!(dom.matches("class=\"move-tt ").count(), with_tt);
 
     // Last and first, by the End key and the button; then past the ends stays put.
     let dom = dump_dom(&browser, &profile, &format!("{url}#g=3&m=0&press=End"));
