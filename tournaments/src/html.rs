@@ -22,6 +22,10 @@ const PALETTE: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2",
 ];
 
+/// Games whose `MESSAGE` lines are embedded for the replay (the rest keep stones and times),
+/// so that a test of thousands of games still gives a page a browser opens quickly.
+pub const MESSAGE_GAMES: usize = 400;
+
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
@@ -364,13 +368,26 @@ fn replay(page: &mut String, config: &Config, records: &[GameRecord]) {
          <svg id=\"game-tt\" class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\"></svg>\n\
          </div>\n<ol id=\"moves\"></ol>\n</div>\n",
     );
+    if records.len() > MESSAGE_GAMES {
+        let _ = writeln!(
+            page,
+            "<p>The replay shows the engines' <code>MESSAGE</code> lines for the first \
+             {MESSAGE_GAMES} games only, to keep this page small; every game's SGF in \
+             <code>games/</code> has them all.</p>"
+        );
+    }
+    let none: Vec<String> = Vec::new();
     let games: Vec<serde_json::Value> = records
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let plies: Vec<serde_json::Value> = r
                 .plies
                 .iter()
-                .map(|p| json!([p.x, p.y, p.ms, p.msg]))
+                .map(|p| {
+                    let msg = if i < MESSAGE_GAMES { &p.msg } else { &none };
+                    json!([p.x, p.y, p.ms, msg])
+                })
                 .collect();
             json!({
                 "n": r.game,
@@ -615,5 +632,42 @@ mod tests {
             data["games"][0]["plies"][0][3][0],
             "</script><script>alert(1)</script>"
         );
+    }
+
+    #[test]
+    fn messages_are_embedded_for_the_first_games_only() {
+        let text = "[tournament]\ntimeout_turn_ms = 1\n\
+                    [[engine]]\nname = \"a\"\ncommand = \"sh\"\n\
+                    [[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let config =
+            Config::from_toml(text, &std::env::temp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        let names = ["a".to_string(), "b".to_string()];
+        let records: Vec<GameRecord> = (1..=MESSAGE_GAMES + 1)
+            .map(|game| GameRecord {
+                game,
+                black: "a".into(),
+                white: "b".into(),
+                opening: 0,
+                opening_line: 0,
+                outcome: Outcome::BlackWins,
+                reason: Reason::Five,
+                detail: String::new(),
+                moves: 1,
+                black_report: SideReport::default(),
+                white_report: SideReport::default(),
+                psq: String::new(),
+                plies: vec![Ply {
+                    x: 0,
+                    y: 0,
+                    ms: 7,
+                    msg: vec!["depth 3".into()],
+                }],
+                opening_stones: 0,
+            })
+            .collect();
+        let page = report(&config, &records, &Summary::new(&names, &records), None);
+        assert_eq!(page.matches("[0,0,7,[\"depth 3\"]]").count(), MESSAGE_GAMES);
+        assert_eq!(page.matches("[0,0,7,[]]").count(), 1);
+        assert!(page.contains(&format!("for the first {MESSAGE_GAMES} games only")));
     }
 }
