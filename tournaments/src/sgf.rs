@@ -101,23 +101,18 @@ fn comment(ply: &Ply) -> String {
     format!("C[{}]", escape(&text))
 }
 
-/// `TE`: who won and how, in c-gomoku-cli's words where it has them.
+/// `TE`: who won and how, e.g. `Black wins: five in a row`, `White wins: black's timeout`,
+/// `Draw: board full`.
 pub fn termination(r: &GameRecord) -> String {
     use crate::record::Reason;
-    let winner = match r.outcome {
-        Outcome::BlackWins => "Black",
-        Outcome::WhiteWins => "White",
-        Outcome::Draw => "",
+    let (winner, loser) = match r.outcome {
+        Outcome::BlackWins => ("Black", "white"),
+        Outcome::WhiteWins => ("White", "black"),
+        Outcome::Draw => return format!("Draw: {}", r.reason),
     };
-    match (r.outcome, r.reason) {
-        (Outcome::Draw, Reason::BoardFull) => "Draw by fullfilled board".to_string(),
-        (Outcome::Draw, Reason::MoveLimit) => "Draw by adjudication".to_string(),
-        (Outcome::Draw, reason) => format!("Draw: {reason}"),
-        (_, Reason::Five) => format!("{winner} win by five connection"),
-        (_, Reason::Timeout | Reason::MatchClock) => format!("{winner} win by time forfeit"),
-        (_, Reason::Crash) => format!("{winner} win by opponent crash"),
-        (_, Reason::Illegal) => format!("{winner} win by opponent illegal move"),
-        (_, reason) => format!("{winner} win by opponent {reason}"),
+    match r.reason {
+        Reason::Five => format!("{winner} wins: five in a row"),
+        reason => format!("{winner} wins: {loser}'s {reason}"),
     }
 }
 
@@ -375,7 +370,7 @@ mod tests {
             "PB[wuzi [new\\]]",
             "PW[old\\\\one]",
             "RE[B+1]",
-            "TE[Black win by five connection]",
+            "TE[Black wins: five in a row]",
             "\n;B[jj]C[opening move]\n;W[kj]C[opening move]\n",
             ";B[at]C[312ms\ndepth 7 | eval +25\ntt hit\\]rate]\n)",
         ] {
@@ -402,7 +397,7 @@ mod tests {
         assert_eq!(g.prop("PW"), Some("old\\one"));
         assert_eq!(g.prop("RE"), Some("W+1"));
         assert_eq!(g.prop("SZ"), Some("32"));
-        assert_eq!(g.prop("TE"), Some("White win by time forfeit"));
+        assert_eq!(g.prop("TE"), Some("White wins: black's timeout"));
         assert_eq!(
             g.moves,
             [(9, 9, true), (31, 30, false), (26, 0, true), (1, 2, false)]
@@ -416,7 +411,7 @@ mod tests {
     fn draws_are_zero_and_collections_parse() {
         let r = record(Vec::new(), Outcome::Draw, Reason::BoardFull);
         let one = game(&r, 15, 0);
-        assert!(one.contains("RE[0]TE[Draw by fullfilled board]"));
+        assert!(one.contains("RE[0]TE[Draw: board full]"));
         let both = format!("{one}{one}");
         assert_eq!(parse(&both).map(|g| g.len()), Ok(2));
     }
@@ -425,7 +420,7 @@ mod tests {
     fn reads_the_layout_c_gomoku_cli_writes() {
         // Its shape: all root properties on one line with a local date, a line break before
         // the first played move, eight played moves per line, `C[<ms>ms]` comments.
-        let text = "(;FF[4]GM[4]GN[12]EV[alpha x beta]DT[2021.06.01 10:20:30]RO[3.12]RU[1]SZ[15]PB[alpha]PW[beta]RE[W+1]TE[White win by time forfeit]\n\
+        let text = "(;FF[4]GM[4]GN[12]EV[alpha x beta]DT[2021.06.01 10:20:30]RO[3.12]RU[1]SZ[15]PB[alpha]PW[beta]RE[W+1]TE[Black timed out]\n\
                     ;B[hh]C[opening move];W[ih]C[opening move]\n\
                     ;B[hi]C[12ms];W[ii]C[15ms];B[hj]C[9ms]\n)\n\n";
         let g = parse(text).unwrap_or_else(|e| panic!("{e}"));
