@@ -231,7 +231,7 @@ pub struct Tracker {
     open: std::collections::BTreeMap<usize, [Option<f64>; 2]>,
     /// Finished pairs.
     pub penta: Penta,
-    /// Games counted in finished pairs, plus those of pairs still open.
+    /// Games of A against B seen, including those finished after the decision.
     pub games: usize,
     /// The decision and the LLR when it was taken; later games do not change it.
     pub decision: Option<(Decision, f64)>,
