@@ -50,6 +50,8 @@ struct RawEngine {
     #[serde(default)]
     args: Vec<String>,
     workdir: Option<String>,
+    #[serde(default)]
+    options: toml::Table,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -57,6 +59,8 @@ struct RawEngine {
 struct RawConfig {
     tournament: RawSettings,
     engine: Vec<RawEngine>,
+    #[serde(default)]
+    sprt: Option<crate::sprt::RawSprt>,
 }
 
 fn default_size() -> usize {
@@ -121,6 +125,9 @@ pub struct EngineSpec {
     pub args: Vec<String>,
     /// Working directory: the executable's folder unless the config names one.
     pub workdir: PathBuf,
+    /// Extra `INFO key value` lines sent after the standard ones (`options` in the config,
+    /// keys in sorted order), e.g. `max_node` for fixed-node tests.
+    pub options: Vec<gomocup_protocol::Info>,
 }
 
 /// A loaded, validated tournament.
@@ -134,6 +141,8 @@ pub struct Config {
     pub engines: Vec<EngineSpec>,
     /// Openings after the seeded shuffle and the limit; one empty opening if none are given.
     pub openings: Vec<Opening>,
+    /// `[sprt]`: the run is a sequential test of the first engine against the second.
+    pub sprt: Option<crate::sprt::Spec>,
 }
 
 impl Config {
@@ -238,11 +247,17 @@ impl Config {
             }
             engines.push(resolve_engine(e, base)?);
         }
+        let sprt = raw
+            .sprt
+            .as_ref()
+            .map(|s| crate::sprt::Spec::from_raw(s, engines.len()))
+            .transpose()?;
         Ok(Config {
             path: PathBuf::new(),
             settings,
             engines,
             openings,
+            sprt,
         })
     }
 }
@@ -298,12 +313,63 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
             workdir.display()
         ));
     }
+    let options = e
+        .options
+        .iter()
+        .map(|(k, v)| engine_option(k, v).map_err(|why| format!("engine {:?}: {why}", e.name)))
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(EngineSpec {
         name: e.name,
         command,
         args: e.args,
         workdir,
+        options,
     })
+}
+
+/// Keys the runner sends itself, from `[tournament]` or per move.
+const MANAGED_KEYS: [&str; 6] = [
+    "timeout_turn",
+    "timeout_match",
+    "time_left",
+    "max_memory",
+    "rule",
+    "game_type",
+];
+
+/// One `options` entry as the `INFO` it is sent as, checked by the protocol's own parser (so
+/// `max_node = "many"` is refused here, not by the engine mid-tournament).
+fn engine_option(key: &str, value: &toml::Value) -> Result<gomocup_protocol::Info, String> {
+    use gomocup_protocol::{Command, Parser};
+    let key_ok = !key.is_empty()
+        && key
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if !key_ok {
+        return Err(format!(
+            "option {key:?}: keys are letters, digits, '_' and '-'"
+        ));
+    }
+    if MANAGED_KEYS.contains(&key.to_ascii_lowercase().as_str()) {
+        return Err(format!(
+            "option {key:?} is sent by the runner itself (set it in [tournament])"
+        ));
+    }
+    let text = match value {
+        toml::Value::String(s) => s.clone(),
+        toml::Value::Integer(i) => i.to_string(),
+        toml::Value::Float(f) => f.to_string(),
+        toml::Value::Boolean(b) => u8::from(*b).to_string(),
+        _ => return Err(format!("option {key:?}: a number, string or boolean")),
+    };
+    if text.contains(['\n', '\r']) {
+        return Err(format!("option {key:?}: the value spans lines"));
+    }
+    match Parser::new().feed(format!("INFO {key} {text}").as_bytes()) {
+        Some(Ok(Command::Info(info))) => Ok(info),
+        Some(Err(e)) => Err(format!("option {key:?} = {text:?}: {e}")),
+        _ => Err(format!("option {key:?} = {text:?} is no INFO line")),
+    }
 }
 
 #[cfg(test)]

@@ -114,11 +114,21 @@ impl Fingerprint {
             format!("{} in this order, hash {:016x}", config.openings.len(), h.0),
         );
 
-        let games = schedule::build(
-            config.engines.len(),
-            config.openings.len(),
-            s.games_per_pair,
-            gauntlet,
+        let games = match &config.sprt {
+            Some(sp) => crate::sprt::schedule(config.openings.len(), sp.max_games),
+            None => schedule::build(
+                config.engines.len(),
+                config.openings.len(),
+                s.games_per_pair,
+                gauntlet,
+            ),
+        };
+        // An SPRT decides when to stop from its bounds: a changed test is another run.
+        put(
+            "sprt",
+            config
+                .sprt
+                .map_or_else(|| "none".to_string(), |sp| format!("{sp:?}")),
         );
         let mut h = Fnv::new();
         for p in &games {
@@ -138,6 +148,12 @@ impl Fingerprint {
             put(&k("command"), json(&e.command.display().to_string()));
             put(&k("args"), json(&e.args));
             put(&k("workdir"), json(&e.workdir.display().to_string()));
+            let options: Vec<String> = e
+                .options
+                .iter()
+                .map(|o| format!("{} {}", o.key(), o.value()))
+                .collect();
+            put(&k("options"), json(&options));
         }
         Fingerprint(m)
     }

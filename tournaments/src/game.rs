@@ -10,7 +10,7 @@
 use crate::board::{Board, Side};
 use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::{EngineSpec, Settings};
-use crate::record::{Outcome, Reason, SideReport};
+use crate::record::{Outcome, Reason, SideReport, MESSAGES_PER_MOVE, MESSAGE_CAP};
 use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response, TtReport};
 use std::path::Path;
 use std::sync::Arc;
@@ -33,6 +33,9 @@ pub struct Played {
     pub detail: String,
     /// Every stone in play order with the think time spent on it (0 for opening stones).
     pub moves: Vec<(usize, usize, u64)>,
+    /// For each of `moves`, the mover's `MESSAGE` texts while it thought (empty for opening
+    /// stones).
+    pub messages: Vec<Vec<String>>,
     /// Black's side.
     pub black: SideReport,
     /// White's side.
@@ -105,10 +108,12 @@ pub fn play(setup: Setup<'_>) -> Played {
     let mut sides = [black, white];
     let mut board = Board::new(s.board_size);
     let mut moves: Vec<(usize, usize, u64)> = Vec::new();
+    let mut messages: Vec<Vec<String>> = Vec::new();
     for &(x, y) in setup.opening {
         // Openings were checked when the config was loaded.
         let _ = board.play(x as i64, y as i64);
         moves.push((x, y, 0));
+        messages.push(Vec::new());
     }
 
     // An engine killed for its memory during START lost to the limit, not to the protocol.
@@ -117,7 +122,7 @@ pub fn play(setup: Setup<'_>) -> Played {
         None => Reason::StartFailed,
     };
     let end = match (black_failed, white_failed) {
-        (None, None) => run(s, &mut sides, &mut board, &mut moves),
+        (None, None) => run(s, &mut sides, &mut board, &mut moves, &mut messages),
         (Some(why), None) => End::loss(Side::Black, start_reason(&sides[0]), why),
         (None, Some(why)) => End::loss(Side::White, start_reason(&sides[1]), why),
         (Some(a), Some(b)) => End {
@@ -129,6 +134,7 @@ pub fn play(setup: Setup<'_>) -> Played {
 
     let deadline = Instant::now() + END_GRACE;
     for p in sides.iter_mut() {
+        p.report.pending.clear();
         if let Some(b) = p.brain.as_mut() {
             p.report.peak_rss_kib = b.peak_rss_kib();
             b.send_end();
@@ -143,6 +149,7 @@ pub fn play(setup: Setup<'_>) -> Played {
         reason: end.reason,
         detail: end.detail,
         moves,
+        messages,
         black: black.report,
         white: white.report,
     }
@@ -222,6 +229,9 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
         ] {
             brain.send(&Command::Info(info));
         }
+        for info in &spec.options {
+            brain.send(&Command::Info(info.clone()));
+        }
     }
     player.brain = Some(brain);
     (player, failed)
@@ -274,8 +284,13 @@ fn next_reply(
 /// Handles informational lines; returns whether `line` was one.
 fn absorb(line: &str, report: &mut SideReport) -> bool {
     match Response::parse(line) {
-        Ok(Response::Message(_)) => {
+        Ok(Response::Message(text)) => {
             report.messages += 1;
+            if report.pending.len() < MESSAGES_PER_MOVE {
+                report
+                    .pending
+                    .push(text.chars().take(MESSAGE_CAP).collect());
+            }
             if let Ok(tt) = TtReport::parse_line(line) {
                 report.tt = Some(tt);
             }
@@ -292,6 +307,7 @@ fn run(
     sides: &mut [Player; 2],
     board: &mut Board,
     moves: &mut Vec<(usize, usize, u64)>,
+    messages: &mut Vec<Vec<String>>,
 ) -> End {
     loop {
         if board.is_full() {
@@ -311,6 +327,7 @@ fn run(
         }
         let (x, y) = (at.x as usize, at.y as usize);
         moves.push((x, y, ms));
+        messages.push(std::mem::take(&mut sides[index(side)].report.pending));
         if board.wins_at(x, y, s.rule) {
             return End {
                 outcome: Outcome::win_for(side),

@@ -92,6 +92,10 @@ pub struct SideReport {
     /// how close an engine came to `memory_limit`, which is enforced on the process tree).
     #[serde(default)]
     pub peak_rss_kib: Option<u64>,
+    /// `MESSAGE` texts since the engine's last move; the game moves them into that move's
+    /// [`Ply`]. Never written.
+    #[serde(skip)]
+    pub pending: Vec<String>,
 }
 
 /// The outcome from black's point of view.
@@ -171,6 +175,34 @@ pub struct GameRecord {
     pub white_report: SideReport,
     /// The PSQ file, relative to the output folder.
     pub psq: String,
+    /// Every stone in play order, opening included, with the mover's `MESSAGE` lines (empty
+    /// in journals written before moves were kept).
+    #[serde(default)]
+    pub plies: Vec<Ply>,
+    /// How many of `plies` are opening stones.
+    #[serde(default)]
+    pub opening_stones: usize,
+}
+
+/// `MESSAGE` lines kept per move (a flooding engine must not bloat the journal).
+pub const MESSAGES_PER_MOVE: usize = 8;
+
+/// Characters kept of one `MESSAGE` line.
+pub const MESSAGE_CAP: usize = 240;
+
+/// One stone as played, with what its engine said while thinking about it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ply {
+    /// Column, 0-based.
+    pub x: usize,
+    /// Row, 0-based.
+    pub y: usize,
+    /// Think time, ms (0 for opening stones).
+    pub ms: u64,
+    /// The text of the mover's `MESSAGE` lines printed since it was asked for this move
+    /// (for its first move: since it started), at most [`MESSAGES_PER_MOVE`] of them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub msg: Vec<String>,
 }
 
 impl GameRecord {

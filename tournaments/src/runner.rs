@@ -10,10 +10,11 @@ use crate::fingerprint::{Fingerprint, Header};
 use crate::game::{self, Played, Setup};
 use crate::journal::Journal;
 use crate::psq::Psq;
-use crate::record::GameRecord;
+use crate::record::{GameRecord, Ply};
 use crate::report::{self, Summary};
 use crate::schedule::{self, Pairing};
 use crate::shard::Shard;
+use crate::{html, sgf, sprt};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -45,6 +46,8 @@ pub struct Finished {
     pub summary: Summary,
     /// The summary text, as written to `summary.md`.
     pub markdown: String,
+    /// The SPRT's state, when the config has `[sprt]`.
+    pub sprt: Option<sprt::Tracker>,
 }
 
 /// Where results go when `--out` is not given: `results/<config stem>` next to the config.
@@ -72,12 +75,15 @@ pub fn run_shard(
 ) -> Result<Finished, String> {
     let s = &config.settings;
     let gauntlet = opts.gauntlet || s.gauntlet;
-    let schedule = schedule::build(
-        config.engines.len(),
-        config.openings.len(),
-        s.games_per_pair,
-        gauntlet,
-    );
+    let schedule = match &config.sprt {
+        Some(sp) => sprt::schedule(config.openings.len(), sp.max_games),
+        None => schedule::build(
+            config.engines.len(),
+            config.openings.len(),
+            s.games_per_pair,
+            gauntlet,
+        ),
+    };
     let journal_header = Header::new(Fingerprint::of(config, gauntlet), shard);
     let schedule = match shard {
         Some(sh) => sh.slice(schedule),
@@ -125,15 +131,24 @@ pub fn run_shard(
     } else {
         // A fresh run must not leave games or logs of an earlier run beside its own.
         clear(&games_dir, "psq")?;
+        clear(&games_dir, "sgf")?;
         clear(&log_dir, "log")?;
         let mut j = Journal::create(&results)?;
         j.write_header(&journal_header)?;
         (j, Vec::new())
     };
 
+    // An SPRT replays the journal in its order, so a resumed test reaches the same decision.
+    let mut tracker = config.sprt.map(|sp| sprt::Tracker::new(sp, config));
+    if let Some(t) = tracker.as_mut() {
+        for r in &records {
+            t.add(r);
+        }
+    }
+    let decided = tracker.as_ref().is_some_and(|t| t.decision.is_some());
     let pending: VecDeque<Pairing> = schedule
         .iter()
-        .filter(|p| !records.iter().any(|r| r.game == p.game))
+        .filter(|p| !decided && !records.iter().any(|r| r.game == p.game))
         .copied()
         .collect();
     if opts.verbose {
@@ -183,6 +198,7 @@ pub fn run_shard(
         for (p, played) in rx {
             let record = make_record(config, &p, &played);
             let result = write_psq(&games_dir, &record.psq, config, &p, &played)
+                .and_then(|()| write_sgf(&games_dir, &record, config))
                 .and_then(|()| journal.append(&record));
             if let Err(e) = result {
                 failure = Some(e);
@@ -201,6 +217,19 @@ pub fn run_shard(
                 }
             }
             bar.inc(1);
+            if let Some(t) = tracker.as_mut() {
+                match t.add(&record) {
+                    Some(line) if opts.verbose && bar.is_hidden() => println!("{line}"),
+                    Some(line) if opts.verbose => bar.println(line),
+                    _ => {}
+                }
+                if t.decision.is_some() {
+                    // Decided: the games in flight finish and are journalled, no new ones start.
+                    if let Ok(mut q) = queue.lock() {
+                        q.clear();
+                    }
+                }
+            }
             records.push(record);
         }
     });
@@ -212,10 +241,14 @@ pub fn run_shard(
     records.sort_by_key(|r| r.game);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let summary = Summary::new(&names, &records);
-    let markdown = summary.markdown(&header(config, gauntlet), total);
+    let mut markdown = summary.markdown(&header(config, gauntlet), total);
+    if let Some(t) = &tracker {
+        markdown.push_str(&t.markdown());
+    }
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    write_extras(out, config, &records, &summary, tracker.as_ref())?;
     if opts.verbose {
         console::line(&format!("\n{markdown}"));
         console::line(&format!("results: {}", out.display()));
@@ -225,6 +258,7 @@ pub fn run_shard(
         total,
         summary,
         markdown,
+        sprt: tracker,
     })
 }
 
@@ -289,7 +323,47 @@ fn make_record(config: &Config, p: &Pairing, played: &Played) -> GameRecord {
         black_report: played.black.clone(),
         white_report: played.white.clone(),
         psq: format!("games/{:04}.psq", p.game),
+        plies: played
+            .moves
+            .iter()
+            .zip(played.messages.iter().chain(std::iter::repeat(&Vec::new())))
+            .map(|(&(x, y, ms), msg)| Ply {
+                x,
+                y,
+                ms,
+                msg: msg.clone(),
+            })
+            .collect(),
+        opening_stones: config.openings[p.opening].stones.len(),
     }
+}
+
+/// `games/NNNN.sgf` beside the PSQ.
+fn write_sgf(dir: &Path, record: &GameRecord, config: &Config) -> Result<(), String> {
+    let s = &config.settings;
+    let path = dir.join(format!("{:04}.sgf", record.game));
+    std::fs::write(&path, sgf::game(record, s.board_size, s.rule_bits))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// `games.sgf` (every game in one collection, in game order) and `report.html`.
+fn write_extras(
+    out: &Path,
+    config: &Config,
+    records: &[GameRecord],
+    summary: &Summary,
+    sprt: Option<&sprt::Tracker>,
+) -> Result<(), String> {
+    let s = &config.settings;
+    let all: String = records
+        .iter()
+        .map(|r| sgf::game(r, s.board_size, s.rule_bits))
+        .collect();
+    let path = out.join("games.sgf");
+    std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let page = html::report(config, records, summary, sprt);
+    let path = out.join("report.html");
+    std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 fn write_psq(
@@ -346,7 +420,13 @@ fn header(config: &Config, gauntlet: bool) -> Vec<String> {
             "{} openings, {} games per pair and opening, {}",
             config.openings.len(),
             s.games_per_pair,
-            if gauntlet { "gauntlet" } else { "round robin" }
+            if config.sprt.is_some() {
+                "SPRT (one pair per opening, openings cycled)"
+            } else if gauntlet {
+                "gauntlet"
+            } else {
+                "round robin"
+            }
         ),
         format!("engines: {}", engines.join(", ")),
     ]

@@ -86,8 +86,11 @@ fn torn_results_are_repaired_and_finished_games_kept() {
     let fresh = run(&small, &dir, false);
     assert_eq!(fresh.records.len(), 2);
     assert_eq!(read_records(&results).len(), 2);
-    let psqs = std::fs::read_dir(dir.join("out/games")).map_or(0, |d| d.count());
-    assert_eq!(psqs, 2);
+    // One PSQ and one SGF per game.
+    let games = std::fs::read_dir(dir.join("out/games")).map_or(0, |d| d.count());
+    assert_eq!(games, 4);
+    assert!(dir.join("out/games/0002.sgf").is_file());
+    assert!(!dir.join("out/games/0003.sgf").exists());
     let logs = std::fs::read_dir(dir.join("out/logs")).map_or(0, |d| d.count());
     assert_eq!(logs, 4);
 }

@@ -1,0 +1,487 @@
+//! Sequential probability ratio test of engine A (the first `[[engine]]`) against engine B
+//! (the second), for accepting or rejecting a change by the numbers.
+//!
+//! Games come in pairs: one opening, A with black then B with black. A pair scores 0, ½, 1,
+//! 1½ or 2 points for A, and the test counts pairs in those five buckets (the pentanomial
+//! statistics), which keeps the colour advantage of an opening out of the variance.
+//!
+//! The test is the generalised SPRT with a normal approximation of the per-pair score. With
+//! `N` pairs, `μ` the mean of A's pair score divided by 2 and `v` its variance (over pairs),
+//! the log-likelihood ratio of H1 (the mean is `μ1`) against H0 (the mean is `μ0`) is
+//!
+//! ```text
+//! LLR = N · (μ1 − μ0) · (2μ − μ0 − μ1) / (2v)
+//! ```
+//!
+//! and the test stops when `LLR ≥ ln((1−β)/α)` (H1: A is at least `elo1` better), when
+//! `LLR ≤ ln(β/(1−α))` (H0: at most `elo0`), or at `max_games`. The hypotheses' means come from
+//! the Elo bounds in one of two models:
+//!
+//! - `logistic`: `μk = 1 / (1 + 10^(−eloK/400))`, the usual Elo curve.
+//! - `normalized` (the default, as in current engine-testing frameworks): Elo scaled by the
+//!   per-game standard deviation `s = √(2v)`, so that a bound means the same
+//!   number of games to resolve whatever the draw rate: `μk = ½ + eloK · s · ln10 / 800`.
+//!
+//! An empty bucket counts as 0.001 pairs in these formulas, so that a run of identical pairs
+//! (variance 0) still gives a finite ratio.
+
+use crate::config::Config;
+use crate::elo;
+use crate::record::GameRecord;
+use crate::schedule::Pairing;
+use serde::Deserialize;
+use std::fmt::Write;
+
+/// Pseudo-count of an empty pentanomial bucket.
+const EMPTY_BUCKET: f64 = 1e-3;
+
+/// Elo per unit of normalized score: 800 / ln 10.
+const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
+
+/// How the Elo bounds become expected scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Model {
+    /// Elo scaled by the per-game standard deviation.
+    Normalized,
+    /// The logistic Elo curve.
+    Logistic,
+}
+
+/// `[sprt]` as written in the config.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RawSprt {
+    elo0: f64,
+    elo1: f64,
+    #[serde(default = "default_error")]
+    alpha: f64,
+    #[serde(default = "default_error")]
+    beta: f64,
+    #[serde(default = "default_model")]
+    model: Model,
+    #[serde(default = "default_max_games")]
+    max_games: usize,
+}
+
+fn default_error() -> f64 {
+    0.05
+}
+fn default_model() -> Model {
+    Model::Normalized
+}
+fn default_max_games() -> usize {
+    20_000
+}
+
+/// A checked `[sprt]` section.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spec {
+    /// Elo of H0.
+    pub elo0: f64,
+    /// Elo of H1 (above `elo0`).
+    pub elo1: f64,
+    /// False positive rate: accepting H1 when H0 holds.
+    pub alpha: f64,
+    /// False negative rate: accepting H0 when H1 holds.
+    pub beta: f64,
+    /// Elo model of the bounds.
+    pub model: Model,
+    /// Games at which the test stops undecided (even: whole pairs).
+    pub max_games: usize,
+}
+
+impl Spec {
+    /// Checks the section; `engines` is the number of `[[engine]]` entries.
+    pub fn from_raw(raw: &RawSprt, engines: usize) -> Result<Spec, String> {
+        if engines != 2 {
+            return Err(format!(
+                "[sprt] tests exactly two engines (A = the first, B = the second), not {engines}"
+            ));
+        }
+        if !(raw.elo0.is_finite() && raw.elo1.is_finite() && raw.elo0 < raw.elo1) {
+            return Err(format!(
+                "[sprt] needs elo0 < elo1 (got {} and {})",
+                raw.elo0, raw.elo1
+            ));
+        }
+        for (name, v) in [("alpha", raw.alpha), ("beta", raw.beta)] {
+            if !(v > 0.0 && v < 0.5) {
+                return Err(format!("[sprt] {name} must be in (0, 0.5), got {v}"));
+            }
+        }
+        if raw.max_games < 2 {
+            return Err("[sprt] max_games must be at least 2 (one pair)".into());
+        }
+        Ok(Spec {
+            elo0: raw.elo0,
+            elo1: raw.elo1,
+            alpha: raw.alpha,
+            beta: raw.beta,
+            model: raw.model,
+            max_games: raw.max_games + raw.max_games % 2,
+        })
+    }
+
+    /// `(lower, upper)`: H0 is accepted at or below the first, H1 at or above the second.
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+}
+
+/// Pairs by A's points: `[0, ½, 1, 1½, 2]`.
+pub type Penta = [u32; 5];
+
+/// A's mean score per game and the variance of its pair score / 2, over pairs with the
+/// empty-bucket pseudo-count; `None` without pairs.
+pub fn moments(penta: &Penta) -> Option<(f64, f64, f64)> {
+    if penta.iter().all(|&n| n == 0) {
+        return None;
+    }
+    let counts: Vec<f64> = penta
+        .iter()
+        .map(|&n| f64::from(n).max(EMPTY_BUCKET))
+        .collect();
+    let n: f64 = counts.iter().sum();
+    let score = |i: usize| i as f64 / 4.0;
+    let mean = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c * score(i))
+        .sum::<f64>()
+        / n;
+    let var = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c * (score(i) - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    Some((n, mean, var))
+}
+
+/// The log-likelihood ratio of H1 against H0 for these pairs (0 without pairs).
+pub fn llr(penta: &Penta, spec: &Spec) -> f64 {
+    let Some((n, mean, var)) = moments(penta) else {
+        return 0.0;
+    };
+    let (mu0, mu1) = match spec.model {
+        Model::Logistic => (logistic(spec.elo0), logistic(spec.elo1)),
+        Model::Normalized => {
+            let s = (2.0 * var).sqrt();
+            (
+                0.5 + spec.elo0 / NELO_SCALE * s,
+                0.5 + spec.elo1 / NELO_SCALE * s,
+            )
+        }
+    };
+    n * (mu1 - mu0) * (2.0 * mean - mu0 - mu1) / (2.0 * var)
+}
+
+fn logistic(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// A's Elo (logistic) and normalized Elo with 95 % half-widths, from the pairs:
+/// `(elo, ±, nelo, ±)`.
+pub fn estimate(penta: &Penta) -> Option<(f64, f64, f64, f64)> {
+    let (n, mean, var) = moments(penta)?;
+    let se = (var / n).sqrt();
+    let lo = elo::from_fraction(mean - 1.96 * se);
+    let hi = elo::from_fraction(mean + 1.96 * se);
+    let nelo = (mean - 0.5) / (2.0 * var).sqrt() * NELO_SCALE;
+    let nelo_margin = 1.96 * NELO_SCALE / (2.0 * n).sqrt();
+    Some((elo::from_fraction(mean), (hi - lo) / 2.0, nelo, nelo_margin))
+}
+
+/// How the test ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// H0 accepted: A is not `elo1` better (at most `elo0`).
+    H0,
+    /// H1 accepted: A is at least `elo0` better.
+    H1,
+    /// `max_games` reached without a decision.
+    MaxGames,
+}
+
+/// The schedule: pair k plays opening k mod (number of openings), A with black in game 2k+1
+/// and B with black in game 2k+2, until `max_games`.
+pub fn schedule(openings: usize, max_games: usize) -> Vec<Pairing> {
+    let openings = openings.max(1);
+    (0..max_games)
+        .map(|g| Pairing {
+            game: g + 1,
+            black: g % 2,
+            white: 1 - g % 2,
+            opening: (g / 2) % openings,
+        })
+        .collect()
+}
+
+/// The test's state, fed with finished games in the order they were journalled.
+#[derive(Clone, Debug)]
+pub struct Tracker {
+    spec: Spec,
+    a: String,
+    b: String,
+    /// A's points in each game of each unfinished pair, by pair index.
+    open: std::collections::BTreeMap<usize, [Option<f64>; 2]>,
+    /// Finished pairs.
+    pub penta: Penta,
+    /// Games of A against B seen, including those finished after the decision.
+    pub games: usize,
+    /// The decision and the LLR when it was taken; later games do not change it.
+    pub decision: Option<(Decision, f64)>,
+}
+
+impl Tracker {
+    /// A test of the config's first engine against its second.
+    pub fn new(spec: Spec, config: &Config) -> Tracker {
+        let name = |i: usize| {
+            config
+                .engines
+                .get(i)
+                .map_or(String::new(), |e| e.name.clone())
+        };
+        Tracker {
+            spec,
+            a: name(0),
+            b: name(1),
+            open: Default::default(),
+            penta: [0; 5],
+            games: 0,
+            decision: None,
+        }
+    }
+
+    /// Counts a finished game; returns the progress line when it completed a pair (before
+    /// the decision; afterwards games are only counted).
+    pub fn add(&mut self, r: &GameRecord) -> Option<String> {
+        let side = r.side_of(&self.a)?;
+        if r.side_of(&self.b).is_none() || r.game == 0 {
+            return None;
+        }
+        self.games += 1;
+        if self.decision.is_some() {
+            return None;
+        }
+        let pair = (r.game - 1) / 2;
+        let slot = self.open.entry(pair).or_insert([None, None]);
+        slot[(r.game - 1) % 2] = Some(r.outcome.points(side));
+        let [Some(x), Some(y)] = *slot else {
+            return None;
+        };
+        self.open.remove(&pair);
+        self.penta[((x + y) * 2.0).round() as usize] += 1;
+        let llr = llr(&self.penta, &self.spec);
+        let (lower, upper) = self.spec.bounds();
+        let pairs: u32 = self.penta.iter().sum();
+        if llr >= upper {
+            self.decision = Some((Decision::H1, llr));
+        } else if llr <= lower {
+            self.decision = Some((Decision::H0, llr));
+        } else if 2 * pairs as usize >= self.spec.max_games {
+            self.decision = Some((Decision::MaxGames, llr));
+        }
+        Some(self.line())
+    }
+
+    /// The LLR over the finished pairs.
+    pub fn llr(&self) -> f64 {
+        llr(&self.penta, &self.spec)
+    }
+
+    /// `sprt  A vs B  games 24  penta [1 2 5 3 1]  Elo +12 ± 40  nElo +15 ± 49  LLR 0.52
+    /// (-2.94, 2.94) [0, 5]`, and the decision once there is one.
+    pub fn line(&self) -> String {
+        let (lower, upper) = self.spec.bounds();
+        let pairs: u32 = self.penta.iter().sum();
+        let mut s = format!(
+            "sprt {} vs {}  games {}  penta {:?}",
+            self.a,
+            self.b,
+            2 * pairs,
+            self.penta
+        );
+        if let Some((e, em, ne, nem)) = estimate(&self.penta) {
+            let _ = write!(
+                s,
+                "  Elo {}  nElo {:+.1} ± {:.1}",
+                elo::format(Some(elo::Estimate {
+                    elo: e,
+                    margin: em,
+                    lower: e - em,
+                    upper: e + em,
+                })),
+                // Rounded first, so a rounding error around 0 prints as +0.0, not -0.0.
+                (ne * 10.0).round() / 10.0 + 0.0,
+                nem
+            );
+        }
+        let llr = self
+            .decision
+            .map_or_else(|| self.llr(), |(_, at_decision)| at_decision);
+        let _ = write!(
+            s,
+            "  LLR {llr:.2} ({lower:.2}, {upper:.2}) [{}, {}] {:?}",
+            self.spec.elo0, self.spec.elo1, self.spec.model
+        );
+        match self.decision {
+            Some((Decision::H1, _)) => s.push_str("  H1 accepted"),
+            Some((Decision::H0, _)) => s.push_str("  H0 accepted"),
+            Some((Decision::MaxGames, _)) => s.push_str("  max_games reached, no decision"),
+            None => {}
+        }
+        s
+    }
+
+    /// The summary section.
+    pub fn markdown(&self) -> String {
+        let mut s = String::from("\n## SPRT\n\n");
+        let _ = writeln!(
+            s,
+            "A = `{}`, B = `{}`; H0: Elo ≤ {}, H1: Elo ≥ {} ({:?} model), α = {}, β = {}, \
+             at most {} games; pentanomial counts are pairs by A's points 0, ½, 1, 1½, 2.\n",
+            self.a,
+            self.b,
+            self.spec.elo0,
+            self.spec.elo1,
+            self.spec.model,
+            self.spec.alpha,
+            self.spec.beta,
+            self.spec.max_games
+        );
+        let _ = writeln!(s, "`{}`", self.line());
+        if self.decision.is_none() {
+            let _ = writeln!(s, "\nNo decision yet: `--resume` continues the test.");
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(elo0: f64, elo1: f64, model: Model) -> Spec {
+        Spec {
+            elo0,
+            elo1,
+            alpha: 0.05,
+            beta: 0.05,
+            model,
+            max_games: 1000,
+        }
+    }
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn bounds_are_the_wald_thresholds() {
+        let (lo, hi) = spec(0.0, 5.0, Model::Normalized).bounds();
+        // ln(0.05/0.95) and ln(0.95/0.05).
+        assert!(close(lo, -2.944_438_979, 1e-9), "{lo}");
+        assert!(close(hi, 2.944_438_979, 1e-9), "{hi}");
+        let asym = Spec {
+            alpha: 0.1,
+            beta: 0.2,
+            ..spec(0.0, 5.0, Model::Logistic)
+        };
+        let (lo, hi) = asym.bounds();
+        assert!(close(lo, (0.2f64 / 0.9).ln(), 1e-12));
+        assert!(close(hi, 8f64.ln(), 1e-12));
+    }
+
+    #[test]
+    fn moments_of_a_hand_counted_sample() {
+        // 100 pairs: 5 lost 0-2, 10 at ½, 30 at 1, 35 at 1½, 20 won 2-0.
+        // mean = (10·.25 + 30·.5 + 35·.75 + 20·1) / 100 = 0.6375
+        // var = (5·0.6375² + 10·0.3875² + 30·0.1375² + 35·0.1125² + 20·0.3625²) / 100
+        //     = (2.0320313 + 1.5015625 + 0.5671875 + 0.4429688 + 2.628125) / 100 = 0.07171875
+        let (n, mean, var) = moments(&[5, 10, 30, 35, 20]).unwrap_or_default();
+        assert!(close(n, 100.0, 1e-12));
+        assert!(close(mean, 0.6375, 1e-12), "{mean}");
+        assert!(close(var, 0.071_718_75, 1e-12), "{var}");
+        assert_eq!(moments(&[0; 5]), None);
+    }
+
+    #[test]
+    fn llr_against_hand_computed_values() {
+        let penta = [5, 10, 30, 35, 20];
+        // Logistic [0, 5]: μ0 = 0.5, μ1 = 1/(1+10^(-5/400)) = 0.507195...
+        // LLR = 100·(μ1−μ0)·(2·0.6375 − μ0 − μ1)/(2·0.07171875)
+        //     = 100·0.0071955·0.2678045/0.1434375 = 1.34336...
+        let l = llr(&penta, &spec(0.0, 5.0, Model::Logistic));
+        assert!(close(l, 1.343_357, 1e-5), "{l}");
+        // Normalized [0, 5]: s = √(2·0.07171875) = 0.378731..., μ1 = 0.5 + 5·s·ln10/800
+        // = 0.505450...; LLR = 100·0.0054503·(1.275 − 1.0054503)/0.1434375 = 1.02424...
+        let l = llr(&penta, &spec(0.0, 5.0, Model::Normalized));
+        assert!(close(l, 1.024_243, 1e-5), "{l}");
+        // A symmetric sample (mean ½) favours H0 = 0 over H1 = 5.
+        // 10/20/40/20/10: var = 0.01875; normalized μ1 − μ0 = 5·√0.0375·ln10/800
+        // = 0.0027869...; LLR = −100·0.0027869²/(2·0.01875) = −0.02071...
+        let l = llr(&[10, 20, 40, 20, 10], &spec(0.0, 5.0, Model::Normalized));
+        assert!(close(l, -0.020_713, 1e-5), "{l}");
+        assert_eq!(llr(&[0; 5], &spec(0.0, 5.0, Model::Normalized)), 0.0);
+    }
+
+    #[test]
+    fn identical_pairs_still_give_a_finite_ratio() {
+        let all_won = llr(&[0, 0, 0, 0, 10], &spec(0.0, 5.0, Model::Normalized));
+        assert!(all_won.is_finite() && all_won > 2.95, "{all_won}");
+        let all_lost = llr(&[10, 0, 0, 0, 0], &spec(0.0, 5.0, Model::Logistic));
+        assert!(all_lost.is_finite() && all_lost < -2.95, "{all_lost}");
+    }
+
+    #[test]
+    fn estimate_matches_the_logistic_curve() {
+        // Mean 0.6375 → Elo = −400·log10(1/0.6375 − 1) = 98.069...;
+        // nElo = 0.1375/√0.1434375·347.44 = 126.1...
+        let (e, em, ne, nem) = estimate(&[5, 10, 30, 35, 20]).unwrap_or_default();
+        assert!(close(e, 98.069, 1e-2), "{e}");
+        assert!(close(ne, 0.1375 / 0.143_437_5f64.sqrt() * NELO_SCALE, 1e-9));
+        assert!(em > 0.0 && em < 50.0, "{em}");
+        // ±1.96·347.44/√200 = 48.15...
+        assert!(close(nem, 48.152, 1e-2), "{nem}");
+    }
+
+    #[test]
+    fn schedule_pairs_share_an_opening_and_swap_colours() {
+        let s = schedule(3, 8);
+        assert_eq!(s.len(), 8);
+        for (k, pair) in s.chunks(2).enumerate() {
+            assert_eq!(pair[0].opening, k % 3);
+            assert_eq!(pair[1].opening, k % 3);
+            assert_eq!((pair[0].black, pair[0].white), (0, 1));
+            assert_eq!((pair[1].black, pair[1].white), (1, 0));
+            assert_eq!(pair[0].game, 2 * k + 1);
+        }
+    }
+
+    #[test]
+    fn bad_sections_are_refused() {
+        let raw = |elo0: f64, elo1: f64, alpha: f64| RawSprt {
+            elo0,
+            elo1,
+            alpha,
+            beta: 0.05,
+            model: Model::Normalized,
+            max_games: 100,
+        };
+        assert!(Spec::from_raw(&raw(0.0, 5.0, 0.05), 2).is_ok());
+        assert!(Spec::from_raw(&raw(0.0, 5.0, 0.05), 3).is_err());
+        assert!(Spec::from_raw(&raw(5.0, 5.0, 0.05), 2).is_err());
+        assert!(Spec::from_raw(&raw(0.0, 5.0, 0.0), 2).is_err());
+        assert!(Spec::from_raw(&raw(0.0, f64::NAN, 0.05), 2).is_err());
+        let odd = RawSprt {
+            max_games: 7,
+            ..raw(0.0, 5.0, 0.05)
+        };
+        assert_eq!(Spec::from_raw(&odd, 2).map(|s| s.max_games), Ok(8));
+    }
+}
