@@ -1,0 +1,264 @@
+//! The engine's renju checker (`src/renju.rs`, not yet wired into the library) against every
+//! hand-made position of `tests/fixtures/renju/forbidden.txt`, plus its edge cases.
+
+#[path = "../src/renju.rs"]
+#[allow(dead_code)]
+mod renju;
+
+use renju::{forbidden, forbidden_points, Cell, Foul, Grid, RenjuBoard};
+
+const FIXTURE: &str = include_str!("fixtures/renju/forbidden.txt");
+
+/// One parsed fixture case.
+struct Case {
+    name: String,
+    grid: Grid,
+    at: (usize, usize),
+    expect: Option<Foul>,
+    five: bool,
+}
+
+fn parse_pair(text: &str) -> Result<(usize, usize), String> {
+    let (a, b) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?} is not x,y"))?;
+    let a = a
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad number in {text:?}"))?;
+    let b = b
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad number in {text:?}"))?;
+    Ok((a, b))
+}
+
+fn parse_fixture(text: &str) -> Result<Vec<Case>, String> {
+    let mut cases = Vec::new();
+    let mut lines = text.lines().enumerate();
+    let mut current: Option<(String, usize, (usize, usize), Option<Option<Foul>>, bool)> = None;
+    while let Some((no, raw)) = lines.next() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line
+            .split_once(':')
+            .map(|(k, v)| (k.trim(), v.trim()))
+            .ok_or_else(|| format!("line {}: expected `key: value`", no + 1))?;
+        if key == "case" {
+            if current.is_some() {
+                return Err(format!("line {}: previous case has no board", no + 1));
+            }
+            current = Some((value.to_string(), 15, (0, 0), None, false));
+            continue;
+        }
+        let Some(case) = current.as_mut() else {
+            return Err(format!("line {}: {key} outside a case", no + 1));
+        };
+        match key {
+            "note" => {}
+            "size" => case.1 = value.parse().map_err(|_| format!("line {}", no + 1))?,
+            "at" => case.2 = parse_pair(value)?,
+            "expect" => {
+                case.3 = Some(match value {
+                    "none" => None,
+                    other => Some(
+                        Foul::from_name(other)
+                            .ok_or_else(|| format!("line {}: verdict {other:?}", no + 1))?,
+                    ),
+                })
+            }
+            "five" => case.4 = value == "yes",
+            "board" => {
+                let (name, size, offset, expect, five) = current
+                    .take()
+                    .ok_or_else(|| format!("line {}: board outside a case", no + 1))?;
+                let expect = expect.ok_or_else(|| format!("{name}: no expect"))?;
+                let mut grid = Grid::new(size);
+                let mut query = None;
+                let mut row = 0;
+                loop {
+                    let (no, raw) = lines
+                        .next()
+                        .ok_or_else(|| format!("{name}: board without end"))?;
+                    let line = raw.trim();
+                    if line == "end" {
+                        break;
+                    }
+                    for (col, ch) in line.chars().enumerate() {
+                        let (x, y) = (offset.0 + col, offset.1 + row);
+                        if x >= size || y >= size {
+                            return Err(format!("line {}: {name} leaves the board", no + 1));
+                        }
+                        match ch {
+                            'X' => grid.set(x, y, Cell::Black),
+                            'O' => grid.set(x, y, Cell::White),
+                            '.' => {}
+                            '?' if query.is_none() => query = Some((x, y)),
+                            _ => return Err(format!("line {}: {name}: {ch:?}", no + 1)),
+                        }
+                    }
+                    row += 1;
+                }
+                let at = query.ok_or_else(|| format!("{name}: no `?` cell"))?;
+                cases.push(Case {
+                    name,
+                    grid,
+                    at,
+                    expect,
+                    five,
+                });
+            }
+            _ => return Err(format!("line {}: unknown key {key:?}", no + 1)),
+        }
+    }
+    if current.is_some() {
+        return Err("the last case has no board".into());
+    }
+    Ok(cases)
+}
+
+fn cases() -> Vec<Case> {
+    parse_fixture(FIXTURE).unwrap_or_else(|e| panic!("fixture: {e}"))
+}
+
+fn snapshot(g: &Grid) -> Vec<Cell> {
+    let n = g.size();
+    (0..n * n).map(|i| g.at(i % n, i / n)).collect()
+}
+
+/// Whether black at `(x, y)` makes exactly five (checked the slow, obvious way).
+fn makes_five(g: &Grid, x: usize, y: usize) -> bool {
+    let n = g.size() as isize;
+    let black = |cx: isize, cy: isize| {
+        cx >= 0 && cy >= 0 && cx < n && cy < n && g.at(cx as usize, cy as usize) == Cell::Black
+    };
+    [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dx, dy)| {
+        let mut len = 1;
+        for sign in [1, -1] {
+            let mut k = 1;
+            while black(x as isize + sign * k * dx, y as isize + sign * k * dy) {
+                len += 1;
+                k += 1;
+            }
+        }
+        len == 5
+    })
+}
+
+#[test]
+fn fixture_is_large_and_names_are_unique() {
+    let all = cases();
+    assert!(all.len() >= 30, "only {} cases", all.len());
+    let mut names: Vec<&str> = all.iter().map(|c| c.name.as_str()).collect();
+    names.sort_unstable();
+    names.dedup();
+    assert_eq!(names.len(), all.len(), "duplicate case names");
+    for kind in [
+        Some(Foul::DoubleThree),
+        Some(Foul::DoubleFour),
+        Some(Foul::Overline),
+        None,
+    ] {
+        assert!(all.iter().any(|c| c.expect == kind), "no case for {kind:?}");
+    }
+}
+
+#[test]
+fn every_fixture_case_gets_its_verdict() {
+    let mut wrong = Vec::new();
+    for mut case in cases() {
+        let (x, y) = case.at;
+        assert_eq!(case.grid.at(x, y), Cell::Empty, "{}", case.name);
+        assert_eq!(
+            makes_five(&case.grid, x, y),
+            case.five,
+            "{}: the `five` line disagrees with the diagram",
+            case.name
+        );
+        let before = snapshot(&case.grid);
+        let got = forbidden(&mut case.grid, x, y);
+        assert_eq!(
+            snapshot(&case.grid),
+            before,
+            "{}: the board was not restored",
+            case.name
+        );
+        if got != case.expect {
+            wrong.push(format!(
+                "{}: expected {:?}, got {:?}",
+                case.name, case.expect, got
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn forbidden_points_list_the_queried_cell_exactly_when_forbidden() {
+    for mut case in cases() {
+        let before = snapshot(&case.grid);
+        let points = forbidden_points(&mut case.grid);
+        assert_eq!(snapshot(&case.grid), before, "{}", case.name);
+        assert_eq!(
+            points.contains(&case.at),
+            case.expect.is_some(),
+            "{}: {points:?}",
+            case.name
+        );
+        let mut sorted = points.clone();
+        sorted.sort_unstable_by_key(|&(x, y)| (y, x));
+        assert_eq!(sorted, points, "{}: not in row order", case.name);
+        // Every listed point is forbidden on its own, and no stone is listed.
+        for &(px, py) in &points {
+            assert_eq!(case.grid.at(px, py), Cell::Empty);
+            assert!(forbidden(&mut case.grid, px, py).is_some(), "{}", case.name);
+        }
+    }
+}
+
+#[test]
+fn occupied_and_off_board_cells_are_never_forbidden() {
+    let mut g = Grid::new(15);
+    for x in 2..8 {
+        if x != 5 {
+            g.set(x, 7, Cell::Black);
+        }
+    }
+    assert_eq!(forbidden(&mut g, 5, 7), Some(Foul::Overline));
+    g.set(5, 7, Cell::White);
+    assert_eq!(forbidden(&mut g, 5, 7), None);
+    assert_eq!(forbidden(&mut g, 15, 0), None);
+    assert_eq!(forbidden(&mut g, 0, 99), None);
+    assert!(forbidden_points(&mut Grid::new(15)).is_empty());
+}
+
+#[test]
+fn foul_names_round_trip() {
+    for f in [Foul::DoubleThree, Foul::DoubleFour, Foul::Overline] {
+        assert_eq!(Foul::from_name(f.name()), Some(f));
+    }
+    assert_eq!(Foul::from_name("none"), None);
+}
+
+#[test]
+fn white_stones_and_small_boards_are_handled() {
+    // A 7×7 board: the vertical three touches both edges' reach; nothing panics near edges.
+    let mut g = Grid::new(7);
+    for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1), (6, 6), (5, 6), (6, 5)] {
+        g.set(x, y, Cell::Black);
+    }
+    for y in 0..7 {
+        for x in 0..7 {
+            let _ = forbidden(&mut g, x, y);
+        }
+    }
+    // Four in a row of white around the cell do not make black's move anything.
+    let mut w = Grid::new(15);
+    for x in [3, 4, 6, 7] {
+        w.set(x, 5, Cell::White);
+        w.set(5, x, Cell::White);
+    }
+    assert_eq!(forbidden(&mut w, 5, 5), None);
+}
