@@ -15,6 +15,7 @@ pub mod journal;
 pub mod opening;
 pub mod psq;
 pub mod record;
+pub mod renju;
 pub mod report;
 pub mod runner;
 pub mod schedule;

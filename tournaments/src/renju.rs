@@ -184,14 +184,27 @@ impl Stones {
 /// The foul black would commit by playing the empty cell `(x, y)` on `board`, whoever is to
 /// move; `None` when the move is legal for black, makes five, or is occupied or off the board.
 pub fn foul(board: &Board, x: usize, y: usize) -> Option<Foul> {
-    let size = board.size() as i64;
-    let mut cells = Vec::with_capacity((size * size) as usize);
+    foul_at(board.size(), |cx, cy| board.at(cx as i64, cy as i64), x, y)
+}
+
+/// [`foul`] on any position of a `size`×`size` board given cell by cell (for positions
+/// that no alternating game reaches, such as test fixtures).
+pub fn foul_at(
+    size: usize,
+    stone: impl Fn(usize, usize) -> Option<Side>,
+    x: usize,
+    y: usize,
+) -> Option<Foul> {
+    let mut cells = Vec::with_capacity(size * size);
     for cy in 0..size {
         for cx in 0..size {
-            cells.push(board.at(cx, cy));
+            cells.push(stone(cx, cy));
         }
     }
-    let mut stones = Stones { size, cells };
+    let mut stones = Stones {
+        size: size as i64,
+        cells,
+    };
     stones.judge(x as i64, y as i64)
 }
 

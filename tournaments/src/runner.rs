@@ -177,7 +177,8 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
 
     records.sort_by_key(|r| r.game);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let summary = Summary::new(&names, &records);
+    let mut summary = Summary::new(&names, &records);
+    summary.renju = config.settings.rule.renju;
     let markdown = summary.markdown(&header(config, gauntlet), total);
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)

@@ -16,6 +16,8 @@
 //! - `noisy`: before each move prints a message with a raw newline inside, so its tail is a
 //!   line that is no protocol response (one real engine does this with its depth byte), then
 //!   plays like `first`.
+//! - `script x,y [x,y …]`: plays the listed cells in order (skipping any already taken),
+//!   then like `first`; renju tests script a forbidden black move with it.
 //!
 //! Protocol lines are parsed and formatted by `gomocup-protocol`, like the real engine's.
 
@@ -37,6 +39,7 @@ enum Mode {
     Slow,
     NoStart,
     Noisy,
+    Script,
 }
 
 struct Fake {
@@ -47,6 +50,8 @@ struct Fake {
     last: Option<Coord>,
     moves_made: u64,
     rng: u64,
+    /// `script` mode: cells still to play, in order.
+    script: Vec<(usize, usize)>,
 }
 
 fn main() {
@@ -63,6 +68,7 @@ fn main() {
         Some("slow") => Mode::Slow,
         Some("nostart") => Mode::NoStart,
         Some("noisy") => Mode::Noisy,
+        Some("script") => Mode::Script,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
             println!(
@@ -89,8 +95,19 @@ fn main() {
         last: None,
         moves_made: 0,
         rng: arg.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        script: if mode == Mode::Script {
+            args.iter().skip(2).filter_map(|a| parse_cell(a)).collect()
+        } else {
+            Vec::new()
+        },
     };
     fake.serve();
+}
+
+/// `x,y` as two non-negative integers.
+fn parse_cell(text: &str) -> Option<(usize, usize)> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
 
 impl Fake {
@@ -195,9 +212,17 @@ impl Fake {
                 println!("MESSAGE depth \n- eval 7");
                 flush();
             }
-            Mode::First | Mode::Random => {}
+            Mode::First | Mode::Random | Mode::Script => {}
         }
-        let pick = if self.mode == Mode::Random {
+        let mut scripted = None;
+        while scripted.is_none() && !self.script.is_empty() {
+            let (x, y) = self.script.remove(0);
+            scripted = (x < self.size && y < self.size && !self.cells[y * self.size + x])
+                .then_some(y * self.size + x);
+        }
+        let pick = if scripted.is_some() {
+            scripted
+        } else if self.mode == Mode::Random {
             self.random_empty()
         } else {
             self.cells.iter().position(|&c| !c)
