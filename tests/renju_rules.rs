@@ -33,10 +33,19 @@ fn parse_pair(text: &str) -> Result<(usize, usize), String> {
     Ok((a, b))
 }
 
+/// A case whose board is still to come: name, size, offset, verdict, five.
+struct Pending {
+    name: String,
+    size: usize,
+    offset: (usize, usize),
+    expect: Option<Option<Foul>>,
+    five: bool,
+}
+
 fn parse_fixture(text: &str) -> Result<Vec<Case>, String> {
     let mut cases = Vec::new();
     let mut lines = text.lines().enumerate();
-    let mut current: Option<(String, usize, (usize, usize), Option<Option<Foul>>, bool)> = None;
+    let mut current: Option<Pending> = None;
     while let Some((no, raw)) = lines.next() {
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -50,7 +59,13 @@ fn parse_fixture(text: &str) -> Result<Vec<Case>, String> {
             if current.is_some() {
                 return Err(format!("line {}: previous case has no board", no + 1));
             }
-            current = Some((value.to_string(), 15, (0, 0), None, false));
+            current = Some(Pending {
+                name: value.to_string(),
+                size: 15,
+                offset: (0, 0),
+                expect: None,
+                five: false,
+            });
             continue;
         }
         let Some(case) = current.as_mut() else {
@@ -58,10 +73,10 @@ fn parse_fixture(text: &str) -> Result<Vec<Case>, String> {
         };
         match key {
             "note" => {}
-            "size" => case.1 = value.parse().map_err(|_| format!("line {}", no + 1))?,
-            "at" => case.2 = parse_pair(value)?,
+            "size" => case.size = value.parse().map_err(|_| format!("line {}", no + 1))?,
+            "at" => case.offset = parse_pair(value)?,
             "expect" => {
-                case.3 = Some(match value {
+                case.expect = Some(match value {
                     "none" => None,
                     other => Some(
                         Foul::from_name(other)
@@ -69,9 +84,15 @@ fn parse_fixture(text: &str) -> Result<Vec<Case>, String> {
                     ),
                 })
             }
-            "five" => case.4 = value == "yes",
+            "five" => case.five = value == "yes",
             "board" => {
-                let (name, size, offset, expect, five) = current
+                let Pending {
+                    name,
+                    size,
+                    offset,
+                    expect,
+                    five,
+                } = current
                     .take()
                     .ok_or_else(|| format!("line {}: board outside a case", no + 1))?;
                 let expect = expect.ok_or_else(|| format!("{name}: no expect"))?;
