@@ -283,3 +283,51 @@ fn white_stones_and_small_boards_are_handled() {
     }
     assert_eq!(forbidden(&mut w, 5, 5), None);
 }
+
+/// Cost per call, printed (not asserted: the machine is shared). Run with
+/// `cargo test --release --test renju_rules -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn cost_per_call() {
+    use std::time::Instant;
+    let mut grids: Vec<Grid> = cases().into_iter().map(|c| c.grid).collect();
+    let (mut calls, mut hits) = (0u64, 0u64);
+    let start = Instant::now();
+    for _ in 0..200 {
+        for g in grids.iter_mut() {
+            let n = g.size();
+            for y in 0..n {
+                for x in 0..n {
+                    calls += 1;
+                    hits += u64::from(forbidden(g, x, y).is_some());
+                }
+            }
+        }
+    }
+    let all = start.elapsed();
+    // Only the cells next to stones, as a search would ask.
+    let mut near = 0u64;
+    let start = Instant::now();
+    for _ in 0..200 {
+        for g in grids.iter_mut() {
+            let n = g.size();
+            for y in 0..n {
+                for x in 0..n {
+                    let busy = (x.saturating_sub(1)..(x + 2).min(n)).any(|cx| {
+                        (y.saturating_sub(1)..(y + 2).min(n)).any(|cy| g.at(cx, cy) != Cell::Empty)
+                    });
+                    if busy && g.at(x, y) == Cell::Empty {
+                        near += 1;
+                        let _ = forbidden(g, x, y);
+                    }
+                }
+            }
+        }
+    }
+    let near_time = start.elapsed();
+    println!(
+        "every cell: {calls} calls, {hits} forbidden, {:.1} ns/call; cells next to a stone: {near} calls, {:.1} ns/call",
+        all.as_nanos() as f64 / calls as f64,
+        near_time.as_nanos() as f64 / near as f64
+    );
+}
