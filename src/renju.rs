@@ -344,3 +344,15 @@ pub fn forbidden_points<T: RenjuBoard + ?Sized>(board: &mut T) -> Vec<(usize, us
     }
     out
 }
+
+/// The `YXSHOWFORBID` reply for black to move on `board`: `FORBID `, then each forbidden point
+/// as two-digit x and two-digit y, then `.` (`FORBID .` when there is none). A caller that is
+/// not playing renju, or has white to move, answers `FORBID .` without calling this.
+pub fn forbid_reply<T: RenjuBoard + ?Sized>(board: &mut T) -> String {
+    let mut reply = String::from("FORBID ");
+    for (x, y) in forbidden_points(board) {
+        reply.push_str(&format!("{x:02}{y:02}"));
+    }
+    reply.push('.');
+    reply
+}

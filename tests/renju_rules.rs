@@ -5,7 +5,7 @@
 #[allow(dead_code)]
 mod renju;
 
-use renju::{forbidden, forbidden_points, Cell, Foul, Grid, RenjuBoard};
+use renju::{forbid_reply, forbidden, forbidden_points, Cell, Foul, Grid, RenjuBoard};
 
 const FIXTURE: &str = include_str!("fixtures/renju/forbidden.txt");
 
@@ -253,6 +253,25 @@ fn occupied_and_off_board_cells_are_never_forbidden() {
     assert_eq!(forbidden(&mut g, 15, 0), None);
     assert_eq!(forbidden(&mut g, 0, 99), None);
     assert!(forbidden_points(&mut Grid::new(15)).is_empty());
+}
+
+#[test]
+fn yxshowforbid_reply_format() {
+    assert_eq!(forbid_reply(&mut Grid::new(15)), "FORBID .");
+    // f8 g8 and h6 h7 (black): only h8 (7,7), where the two lines cross, makes two threes.
+    let mut g = Grid::new(15);
+    for (x, y) in [(5, 7), (6, 7), (7, 5), (7, 6)] {
+        g.set(x, y, Cell::Black);
+    }
+    assert_eq!(forbid_reply(&mut g), "FORBID 0707.");
+    // Two overline points, listed row by row (y, then x), each coordinate on two digits.
+    let mut g = Grid::new(15);
+    let row12 = [(1, 12), (2, 12), (3, 12), (5, 12), (6, 12)];
+    let row2 = [(9, 2), (10, 2), (11, 2), (13, 2), (14, 2)];
+    for (x, y) in row12.into_iter().chain(row2) {
+        g.set(x, y, Cell::Black);
+    }
+    assert_eq!(forbid_reply(&mut g), "FORBID 12020412.");
 }
 
 #[test]
