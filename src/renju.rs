@@ -14,8 +14,10 @@
 //!    one line.
 //! 4. **Double three**: the move makes two or more threes. A three is a line that one more
 //!    black move turns into a straight four (an unbroken `.XXXX.` both of whose ends make
-//!    exactly five, not six) containing the move, where that further move is itself not
-//!    forbidden (checked recursively, with the first move on the board). A line holding a
+//!    exactly five, not six) containing the move, where that further move is itself neither
+//!    forbidden nor a five on another line (checked recursively, with the first move on the
+//!    board). The five exclusion is how Gomocup's managers (Piskvork, GomocupJudge) and
+//!    Rapfi judge it; a literal reading of "not forbidden" would accept it. A line holding a
 //!    four does not also count as a three.
 //!
 //! # Cost and the fast path
@@ -247,9 +249,27 @@ fn straight_four_points(line: &Line) -> ([usize; 4], usize) {
 /// read as it is: black is assumed to be the side to move. `board` is modified during the
 /// call and restored before it returns.
 pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> Option<Foul> {
+    match classify(board, x, y) {
+        Verdict::Foul(f) => Some(f),
+        Verdict::Five | Verdict::Legal => None,
+    }
+}
+
+/// What a black move at a cell does, as far as the renju rules care.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Exactly five somewhere: a win, never forbidden.
+    Five,
+    /// A forbidden move.
+    Foul(Foul),
+    /// Anything else (also an occupied or off-board cell).
+    Legal,
+}
+
+fn classify<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> Verdict {
     let n = board.size();
     if x >= n || y >= n || board.at(x, y) != Cell::Empty {
-        return None;
+        return Verdict::Legal;
     }
     let lines = DIRS.map(|d| read_line(board, x, y, d));
 
@@ -258,20 +278,20 @@ pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> O
     for line in &lines {
         let (lo, hi) = run(line, C);
         match hi - lo + 1 {
-            5 => return None,
+            5 => return Verdict::Five,
             l if l > 5 => overline = true,
             _ => {}
         }
     }
     if overline {
-        return Some(Foul::Overline);
+        return Verdict::Foul(Foul::Overline);
     }
 
     // Fast path: per direction, the fullest clean window through the move.
     let best = lines.map(|l| best_window(&l));
     let maybe_three = best.iter().filter(|&&b| b >= 3).count();
     if maybe_three == 0 {
-        return None;
+        return Verdict::Legal;
     }
 
     // 3: fours (only on lines with a window of four).
@@ -285,7 +305,7 @@ pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> O
         }
     }
     if total_fours >= 2 {
-        return Some(Foul::DoubleFour);
+        return Verdict::Foul(Foul::DoubleFour);
     }
 
     // 4: threes, on lines without a four. First the cheap line test, then the recursion.
@@ -300,7 +320,7 @@ pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> O
         }
     }
     if lines_with_points < 2 {
-        return None;
+        return Verdict::Legal;
     }
 
     board.set(x, y, Cell::Black);
@@ -316,7 +336,9 @@ pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> O
             let k = e as isize - C as isize;
             let ex = (x as isize + k * d.0) as usize;
             let ey = (y as isize + k * d.1) as usize;
-            forbidden(board, ex, ey).is_none()
+            // As Gomocup's managers (Piskvork, GomocupJudge) judge it, the completing move
+            // must be an ordinary legal one: neither forbidden nor a five elsewhere.
+            classify(board, ex, ey) == Verdict::Legal
         });
         if real {
             threes += 1;
@@ -327,7 +349,11 @@ pub fn forbidden<T: RenjuBoard + ?Sized>(board: &mut T, x: usize, y: usize) -> O
         }
     }
     board.set(x, y, Cell::Empty);
-    (threes >= 2).then_some(Foul::DoubleThree)
+    if threes >= 2 {
+        Verdict::Foul(Foul::DoubleThree)
+    } else {
+        Verdict::Legal
+    }
 }
 
 /// Every empty cell where a black move would be forbidden, row by row (`y`, then `x`), for

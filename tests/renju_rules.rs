@@ -350,3 +350,51 @@ fn cost_per_call() {
         near_time.as_nanos() as f64 / near as f64
     );
 }
+
+/// Prints each fixture position and `RENJU_DUMP_ROUNDS` (default 300) seeded random ones as
+/// `name|x,y,c;…|FORBID …` lines (c: 1 black, 2 white), for comparing `forbid_reply` with
+/// another engine's `YXSHOWFORBID` by hand. Run with `-- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn dump_positions_for_cross_checking() {
+    let mut grids: Vec<(String, Grid)> = cases().into_iter().map(|c| (c.name, c.grid)).collect();
+    let mut rng = 5u64;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let rounds: u32 = std::env::var("RENJU_DUMP_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300);
+    for round in 0..rounds {
+        let mut g = Grid::new(15);
+        let blacks = 10 + next() % 12;
+        let whites = next() % 9;
+        for (count, cell) in [(blacks, Cell::Black), (whites, Cell::White)] {
+            for _ in 0..count {
+                let (x, y) = (4 + (next() % 7) as usize, 4 + (next() % 7) as usize);
+                if g.at(x, y) == Cell::Empty {
+                    g.set(x, y, cell);
+                }
+            }
+        }
+        grids.push((format!("random-{round}"), g));
+    }
+    for (name, mut g) in grids {
+        let n = g.size();
+        let mut stones = Vec::new();
+        for y in 0..n {
+            for x in 0..n {
+                match g.at(x, y) {
+                    Cell::Black => stones.push(format!("{x},{y},1")),
+                    Cell::White => stones.push(format!("{x},{y},2")),
+                    Cell::Empty => {}
+                }
+            }
+        }
+        println!("{name}|{}|{}", stones.join(";"), forbid_reply(&mut g));
+    }
+}

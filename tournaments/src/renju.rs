@@ -10,8 +10,10 @@
 //!   so `.XXXX.` (one set, two completions) is one four and `X.XXX.X` around its middle
 //!   stone is two;
 //! - a **straight four** is a four with two completions;
-//! - a **three** is a line where one more black stone, itself not a foul, makes a straight
-//!   four holding the move and that stone. Lines with a four are not threes.
+//! - a **three** is a line where one more black stone makes a straight four holding the move
+//!   and that stone, that stone being an ordinary move: not a foul, and not a five on another
+//!   line (Piskvork and GomocupJudge, which referee Gomocup, reject such a completion too).
+//!   Lines with a four are not threes.
 //!
 //! Black's move is a foul when it makes no five and makes an overline, two fours or two
 //! threes (reported in that order of precedence).
@@ -127,11 +129,22 @@ impl Stones {
                 .iter()
                 .any(|(set, completions)| *completions >= 2 && set.contains(&k));
             self.put(qx, qy, None);
-            if straight && self.judge(qx, qy).is_none() {
+            if straight && !self.makes_five(qx, qy) && self.judge(qx, qy).is_none() {
                 return true;
             }
         }
         false
+    }
+
+    /// Whether a black stone at the empty cell `(x, y)` would stand in exactly five.
+    fn makes_five(&mut self, x: i64, y: i64) -> bool {
+        self.put(x, y, Some(Side::Black));
+        let five = LINES.iter().any(|&d| {
+            let (back, forward) = self.black_row(x, y, d);
+            back + forward == 4
+        });
+        self.put(x, y, None);
+        five
     }
 
     /// The foul black would commit at the empty cell `(x, y)`, if any.
