@@ -22,18 +22,26 @@
 //!
 //! # Cost and the fast path
 //!
-//! A call reads the four lines through the cell (11 cells each: the move ±5) into a small
-//! array and works on those; nothing is allocated. Before any three is examined it does the
-//! cheap exits, in order: a five or an overline through the cell; then, per direction, the
-//! most black stones (the move included) in any five-cell window through the move that
-//! holds no white stone and no off-board cell. A four needs such a window with four
-//! stones, a three one with three (its straight four fits in a window of five around the
-//! move). So a cell where fewer than two directions reach three stones cannot be a double
-//! three, and only such cells with two or more four-windows (possibly on one line) need
-//! the four count. Most empty cells of a real position stop there. Only when two lines
-//! still qualify as threes does the recursion run: the move is placed, and each candidate
-//! straight-four point is itself checked with [`forbidden`], stopping at the first legal
-//! one per line and as soon as two threes are confirmed.
+//! A call reads the four lines through the cell (11 cells each: the move ±5) into small
+//! arrays and works on those; nothing is allocated. The exits, cheapest first:
+//!
+//! 1. a five or an overline through the cell (the unbroken run through the move);
+//! 2. per direction, the most black stones (the move included) in any five-cell window
+//!    through the move that holds no white stone and no off-board cell. A four needs a
+//!    window with four, a three a window with three (its straight four `.XXXX.` puts four
+//!    stones in such a window). If no direction reaches three, the move is legal: this is
+//!    where almost every empty cell of a real position stops;
+//! 3. fours are counted only on lines with a four-window (two on one line are possible);
+//!    two or more is a double four;
+//! 4. on the other lines with a three-window, the cells that would make a straight four are
+//!    found on the line arrays alone. Fewer than two such lines: legal, with no recursion;
+//! 5. only then is the move placed and each candidate straight-four point classified
+//!    recursively, stopping at the first ordinary one per line, as soon as two threes are
+//!    confirmed, or as soon as two can no longer be reached.
+//!
+//! Measured on the fixture positions (`cost_per_call` in `tests/renju_rules.rs`, release
+//! build, shared machine): about 0.1 µs per call averaged over every cell of the board and
+//! about 0.3 µs over the empty cells next to a stone.
 //!
 //! The board is any type implementing [`RenjuBoard`]; [`Grid`] is a compact one.
 
