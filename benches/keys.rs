@@ -8,7 +8,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use std::time::Duration;
-use wuzi::zobrist::tables;
+use wuzi::board::zobrist::tables;
 use wuzi::{Board, Color, Pos, Rule};
 
 /// A reproducible 100-stone position: cells drawn by an LCG, alternating colours.

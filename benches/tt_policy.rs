@@ -57,11 +57,13 @@ impl Search<'_> {
             return Self::eval(board);
         }
         let key = board.key();
-        let probe = self.tt.probe(key, depth, alpha, beta);
-        if let Some(score) = probe.cutoff {
+        // Scores here are never mate distances, so they are stored as seen (ply 0).
+        let hit = self.tt.probe(key, 0);
+        if let Some(score) = hit.and_then(|n| n.cutoff(depth, alpha, beta)) {
+            self.tt.count_cutoff();
             return score;
         }
-        let first = probe.node.map_or(Pos::NONE, |n| n.best_move);
+        let first = hit.map_or(Pos::NONE, |n| n.best_move);
         let mut best = -INF;
         let mut best_move = Pos::NONE;
         let mut a = alpha;
@@ -93,6 +95,7 @@ impl Search<'_> {
                 best_move,
                 bound,
             },
+            0,
         );
         best
     }
@@ -103,7 +106,7 @@ impl Search<'_> {
         for depth in 1..=DEPTH {
             let key = board.key();
             self.negamax(board, depth, -INF, INF);
-            if let Some(n) = self.tt.probe(key, 0, -INF, INF).node {
+            if let Some(n) = self.tt.probe(key, 0) {
                 best = n.best_move;
             }
         }
@@ -175,7 +178,7 @@ fn main() {
     );
     println!(
         "# reference (256 MiB, depth-age, pass-through): {base} nodes, {}",
-        ample.stats()
+        ample.stats().report()
     );
     println!("| table | entries | policy | hasher | nodes | vs ample | hit rate | cutoffs/probe | replaced | rejected | time |");
     println!("|---|---|---|---|---|---|---|---|---|---|---|");

@@ -6,7 +6,7 @@
 
 use crate::board::Board;
 use crate::engine::EngineConfig;
-use crate::root::search_fixed;
+use crate::search::search_fixed;
 use crate::tt::{TranspositionTable, TtStats};
 use crate::types::{Pos, Rule};
 use std::io::Write;
@@ -43,17 +43,35 @@ pub const SUITE: &[(usize, &str)] = &[
     ),
 ];
 
-/// Parse `pos` notation (column letter from `a`, row number from 1) into cells.
+/// Positions under the other Gomocup rules, each searched under its rule and reported
+/// apart from `SUITE` (so `Bench: N` stays freestyle's figure): exactly five (`INFO rule
+/// 1`) and caro (`INFO rule 8`) on 15x15, from the first two suite openings and a
+/// middlegame, so their node counts are frozen too.
+pub const RULE_SUITE: &[(Rule, usize, &str)] = &[
+    (Rule::STANDARD, 15, "h8g7f6g8g9"),
+    (Rule::STANDARD, 15, "h2h5h4f6"),
+    (Rule::STANDARD, 15, "h8i9g9i7i8g7j8k8h10h9j10k11"),
+    (Rule::CARO, 15, "h8g7f6g8g9"),
+    (Rule::CARO, 15, "h2h5h4f6"),
+    (Rule::CARO, 15, "h8i9g9i7i8g7j8k8h10h9j10k11"),
+];
+
+/// Parse `pos` notation (column letters from `a`, then `aa`, `ab`, … past `z`; row
+/// number from 1) into cells.
 pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
     let bytes = moves.trim().as_bytes();
     let mut out = Vec::new();
     let mut i = 0;
     while i < bytes.len() {
-        let col = bytes[i].to_ascii_lowercase();
-        if !col.is_ascii_lowercase() {
+        let mut col = 0usize;
+        let start = i;
+        while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+            col = col * 26 + (bytes[i].to_ascii_lowercase() - b'a') as usize + 1;
+            i += 1;
+        }
+        if i == start || i - start > 2 {
             return None;
         }
-        i += 1;
         let start = i;
         while i < bytes.len() && bytes[i].is_ascii_digit() {
             i += 1;
@@ -62,7 +80,7 @@ pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
         if row == 0 {
             return None;
         }
-        out.push(Pos::new((col - b'a') as usize, row - 1));
+        out.push(Pos::new(col - 1, row - 1));
     }
     Some(out)
 }
@@ -83,12 +101,26 @@ pub struct BenchLine {
 /// Search every suite position to `depth`; the table is cleared between positions so each
 /// line is independent of the order.
 pub fn run_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
+    let cases: Vec<(Rule, usize, &str)> = SUITE
+        .iter()
+        .map(|&(size, moves)| (Rule::FREESTYLE, size, moves))
+        .collect();
+    run_cases(&cases, depth, config)
+}
+
+/// `run_suite` for `RULE_SUITE`.
+pub fn run_rule_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
+    run_cases(RULE_SUITE, depth, config)
+}
+
+fn run_cases(cases: &[(Rule, usize, &str)], depth: i32, config: EngineConfig) -> Vec<BenchLine> {
     let bytes = config.tt_bytes.unwrap_or(DEFAULT_TT_BYTES);
     let mut tt = TranspositionTable::with_bytes(bytes);
-    SUITE
+    tt.set_checksum(config.use_checksum);
+    cases
         .iter()
-        .map(|&(size, moves)| {
-            let mut board = Board::new(size, Rule::FREESTYLE).expect("suite sizes are legal");
+        .map(|&(rule, size, moves)| {
+            let mut board = Board::new(size, rule).expect("suite sizes are legal");
             for p in parse_moves(moves).expect("suite moves are well formed") {
                 board.play(p);
             }
@@ -96,7 +128,7 @@ pub fn run_suite(depth: i32, config: EngineConfig) -> Vec<BenchLine> {
             tt.reset_stats();
             tt.new_search();
             let t = Instant::now();
-            let r = search_fixed(&mut board, &mut tt, depth, config.use_checksum);
+            let r = search_fixed(&mut board, &mut tt, depth);
             BenchLine {
                 nodes: r.nodes,
                 time: t.elapsed(),
@@ -119,24 +151,54 @@ pub fn signature(lines: &[BenchLine]) -> u32 {
     h
 }
 
-/// Run the bench suite and print its report to `out`.
-pub fn run(depth: Option<i32>, config: EngineConfig, out: &mut dyn Write) -> std::io::Result<()> {
+/// The name of a rule in the report.
+fn rule_name(rule: Rule) -> &'static str {
+    match (rule.exact_five, rule.caro) {
+        (false, false) => "freestyle",
+        (true, false) => "exact5",
+        (false, true) => "caro",
+        (true, true) => "caro+exact5",
+    }
+}
+
+/// Run the bench suite and print its report to `out`: one line per position, then the
+/// freestyle totals (`Bench: N`, the commit-message figure, and its signature), then the
+/// other rules' total and signature (unless `rules` is false).
+pub fn run(
+    depth: Option<i32>,
+    rules: bool,
+    config: EngineConfig,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
     let depth = depth.unwrap_or(DEFAULT_DEPTH);
     let lines = run_suite(depth, config);
+    let rule_lines = if rules {
+        run_rule_suite(depth, config)
+    } else {
+        Vec::new()
+    };
+    let cases = SUITE
+        .iter()
+        .map(|&(size, moves)| (Rule::FREESTYLE, size, moves))
+        .chain(RULE_SUITE.iter().copied());
     let mut total = TtStats::default();
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
-    for (i, (l, &(size, moves))) in lines.iter().zip(SUITE).enumerate() {
+    for (i, (l, (rule, size, moves))) in lines.iter().chain(&rule_lines).zip(cases).enumerate() {
         writeln!(
             out,
-            "position {:2} ({size}x{size}, {:2} stones): best {:4} nodes {:>10} time {:>7.1} ms tt hit {:.1}%",
+            "position {:2} ({size}x{size} {:<9}, {:2} stones): best {:4} nodes {:>10} time {:>7.1} ms tt hit {:.1}%",
             i + 1,
+            rule_name(rule),
             parse_moves(moves).map_or(0, |m| m.len()),
             l.best.to_string(),
             l.nodes,
             l.time.as_secs_f64() * 1000.0,
             l.tt.hit_rate()
         )?;
+        if i >= lines.len() {
+            continue;
+        }
         nodes += l.nodes;
         time += l.time;
         total.probes += l.tt.probes;
@@ -150,7 +212,21 @@ pub fn run(depth: Option<i32>, config: EngineConfig, out: &mut dyn Write) -> std
     writeln!(out, "depth: {depth}")?;
     writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
     writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
-    writeln!(out, "tt: {total}")?;
+    writeln!(out, "{}", total.report())?;
+    if rules {
+        let rule_nodes: u64 = rule_lines.iter().map(|l| l.nodes).sum();
+        let rule_secs = rule_lines
+            .iter()
+            .map(|l| l.time.as_secs_f64())
+            .sum::<f64>()
+            .max(1e-9);
+        writeln!(
+            out,
+            "rules exact5+caro: nodes {rule_nodes} nodes/s {:.0} signature {:08x}",
+            rule_nodes as f64 / rule_secs,
+            signature(&rule_lines)
+        )?;
+    }
     writeln!(out, "signature: {:08x}", signature(&lines))?;
     writeln!(out, "Bench: {nodes}")?;
     out.flush()

@@ -1,12 +1,16 @@
-//! The protocol-free facade: a game, a table and a search behind one small API. The brain,
-//! the bench, the tests and the tournament all drive this; only the binary knows about pipes.
+//! The protocol-free facade: the game record, a table and a search behind one small API.
+//! The brain, the bench, the tests and the tournament all drive this; only the binary
+//! knows about pipes.
+//!
+//! The engine owns the one record of the game: the moves played (with their colours, since
+//! a `BOARD` set-up need not alternate) and the side to move. The board is derived from it
+//! and is brought back to it after every search, so nothing else keeps a copy.
 
 use crate::board::{Board, BoardError};
-use crate::limits::Limits;
-use crate::root::think;
+use crate::search::limits::Limits;
+use crate::search::{greedy, think, SearchResult};
 use crate::tt::{TranspositionTable, TtStats};
-use crate::types::{Color, Pos, Rule, Score};
-use std::time::Duration;
+use crate::types::{Color, Pos, Rule};
 
 /// Default whole-process memory budget when the manager sends none (Gomocup's 350 MiB).
 pub const DEFAULT_MEMORY: u64 = 350 * 1024 * 1024;
@@ -35,44 +39,13 @@ impl Default for EngineConfig {
     }
 }
 
-/// The outcome of one search.
-#[derive(Clone, Debug)]
-pub struct SearchResult {
-    /// The move to play.
-    pub best: Pos,
-    /// Its score for the side to move.
-    pub score: Score,
-    /// Deepest completed iteration.
-    pub depth: i32,
-    /// Deepest ply reached, extensions included.
-    pub seldepth: i32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Wall time spent.
-    pub elapsed: Duration,
-    /// Principal variation, starting with `best`.
-    pub pv: Vec<Pos>,
-}
-
-impl SearchResult {
-    /// A result that plays `best` with nothing searched yet (the move always ready).
-    pub fn ready(best: Pos) -> SearchResult {
-        SearchResult {
-            best,
-            score: 0,
-            depth: 0,
-            seldepth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-            pv: Vec::new(),
-        }
-    }
-}
-
 /// One game in progress plus the search state that outlives a move.
 pub struct Engine {
     config: EngineConfig,
     board: Board,
+    /// The game record: every stone in play order, and the side to move.
+    moves: Vec<(Pos, Color)>,
+    side: Color,
     memory: u64,
     tt: Option<TranspositionTable>,
     stats: TtStats,
@@ -87,6 +60,8 @@ impl Engine {
         Engine {
             config,
             board: Board::new(20, Rule::FREESTYLE).expect("20 is a legal size"),
+            moves: Vec::new(),
+            side: Color::Black,
             memory: DEFAULT_MEMORY,
             tt: None,
             stats: TtStats::default(),
@@ -109,11 +84,77 @@ impl Engine {
             self.stale = true;
         }
         self.board = Board::new(size, rule)?;
+        self.moves.clear();
+        self.side = Color::Black;
         if let Some(tt) = self.tt.as_mut() {
             tt.reset_stats();
         }
         self.stats.reset();
         Ok(())
+    }
+
+    /// Play on under `rule`: the board is rebuilt from the record (the table is kept, but
+    /// cleared before the next search, since its entries were scored under the old rule).
+    pub fn set_rule(&mut self, rule: Rule) {
+        if rule == self.board.rule() {
+            return;
+        }
+        self.stale = true;
+        if let Ok(board) = Board::new(self.board.size(), rule) {
+            self.board = board;
+            self.restore();
+        }
+    }
+
+    /// Replace the game by a set-up position: `stones` in the order given, then `side` to
+    /// move. Refused, with the game unchanged, if a stone is off the board or repeated.
+    /// The board keeps what it shares with the position (undo back to the longest common
+    /// prefix, then play the rest), so the table and its statistics stay warm when a
+    /// manager sends the whole game as `BOARD` before every move.
+    pub fn set_position(&mut self, stones: &[(Pos, Color)], side: Color) -> Result<(), BoardError> {
+        let n = self.board.size();
+        let mut seen = vec![false; n * n];
+        for &(pos, _) in stones {
+            let (x, y) = (pos.x(), pos.y());
+            if x >= n || y >= n || !pos.is_some() {
+                return Err(BoardError::OffBoard);
+            }
+            if std::mem::replace(&mut seen[y * n + x], true) {
+                return Err(BoardError::Occupied);
+            }
+        }
+        self.moves = stones.to_vec();
+        self.side = side;
+        self.restore();
+        Ok(())
+    }
+
+    /// Bring the board back to the record (after a search, or after a panic left it
+    /// changed): undo to the longest common prefix and play the rest.
+    pub fn restore(&mut self) {
+        let common = self
+            .board
+            .history()
+            .zip(self.moves.iter())
+            .take_while(|(a, b)| a == *b)
+            .count();
+        while self.board.move_count() > common {
+            if self.board.undo().is_err() {
+                break;
+            }
+        }
+        for &(pos, color) in &self.moves[common..] {
+            // The record holds only moves that were legal when made.
+            if self.board.check_move(pos).is_ok() {
+                self.board.play_as(pos, color);
+            }
+        }
+        self.board.set_side_to_move(self.side);
+    }
+
+    /// The game record: every stone in play order.
+    pub fn moves(&self) -> &[(Pos, Color)] {
+        &self.moves
     }
 
     /// Whole-process memory budget in bytes (`INFO max_memory`; 0 = no limit).
@@ -131,29 +172,38 @@ impl Engine {
 
     /// Play `pos` for the side to move.
     pub fn play(&mut self, pos: Pos) -> Result<(), BoardError> {
-        self.board.check_move(pos)?;
-        self.board.play(pos);
-        Ok(())
+        self.play_as(pos, self.side)
     }
 
-    /// Place a `color` stone on `pos` (board set-ups).
+    /// Place a `color` stone on `pos`; the other colour moves next.
     pub fn play_as(&mut self, pos: Pos, color: Color) -> Result<(), BoardError> {
         self.board.check_move(pos)?;
         self.board.play_as(pos, color);
+        self.moves.push((pos, color));
+        self.side = color.opp();
         Ok(())
     }
 
     /// Set the side to move (after a set-up).
     pub fn set_side_to_move(&mut self, color: Color) {
+        self.side = color;
         self.board.set_side_to_move(color);
     }
 
-    /// Take back the last move.
-    pub fn undo(&mut self) -> Result<(), BoardError> {
-        self.board.undo()
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        self.side
     }
 
-    /// Table statistics since the last `new_game`.
+    /// Take back the last move; its colour moves next.
+    pub fn undo(&mut self) -> Result<(), BoardError> {
+        let (_, color) = self.moves.pop().ok_or(BoardError::NothingToUndo)?;
+        self.side = color;
+        self.restore();
+        Ok(())
+    }
+
+    /// Table statistics since the last `new_game` (all zero with the table disabled).
     pub fn tt_stats(&self) -> TtStats {
         self.tt.as_ref().map(|t| *t.stats()).unwrap_or(self.stats)
     }
@@ -179,22 +229,26 @@ impl Engine {
     /// Choose a move for the side to move within `limits`. Returns `Pos::NONE` only on a full
     /// board.
     pub fn think(&mut self, limits: &Limits) -> SearchResult {
+        if self.config.greedy {
+            return greedy(&self.board, limits);
+        }
+        let bytes = self.tt_bytes();
+        let checksum = self.config.use_checksum;
         if self.tt.is_none() {
-            self.tt = Some(TranspositionTable::with_bytes(self.tt_bytes()));
+            // A new table holds nothing stale.
             self.stale = false;
         }
-        if self.config.greedy {
-            return crate::root::greedy(&self.board, limits);
-        }
-        let checksum = self.config.use_checksum;
-        let (board, tt) = match self.tt.as_mut() {
-            Some(tt) => (&mut self.board, tt),
-            None => unreachable!("table allocated above"),
-        };
+        let tt = self.tt.get_or_insert_with(|| {
+            let mut tt = TranspositionTable::with_bytes(bytes);
+            tt.set_checksum(checksum);
+            tt
+        });
         if std::mem::take(&mut self.stale) {
             tt.clear();
         }
         tt.new_search();
-        think(board, tt, limits, checksum)
+        let result = think(&mut self.board, tt, limits);
+        self.restore();
+        result
     }
 }

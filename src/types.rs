@@ -79,12 +79,16 @@ impl fmt::Debug for Pos {
     }
 }
 
-/// Human notation: column letter from `a`, row number from 1 (the `pos` opening format).
+/// Human notation: column letters from `a`, row number from 1 (the `pos` opening format).
+/// Columns past `z` (boards of 27 to 32) continue `aa`, `ab`, … as spreadsheet columns do,
+/// so a move always reads back as letters then digits, unambiguously.
 impl fmt::Display for Pos {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let x = self.x();
-        let letter = (b'a' + x as u8) as char;
-        write!(f, "{}{}", letter, self.y() + 1)
+        if x >= 26 {
+            write!(f, "{}", (b'a' + (x / 26 - 1) as u8) as char)?;
+        }
+        write!(f, "{}{}", (b'a' + (x % 26) as u8) as char, self.y() + 1)
     }
 }
 
@@ -222,6 +226,14 @@ mod tests {
         }
         assert_eq!(Pos::new(0, 0).to_string(), "a1");
         assert_eq!(Pos::new(9, 11).to_string(), "j12");
+    }
+
+    #[test]
+    fn notation_goes_past_z_unambiguously() {
+        assert_eq!(Pos::new(0, 0).to_string(), "a1");
+        assert_eq!(Pos::new(25, 9).to_string(), "z10");
+        assert_eq!(Pos::new(26, 0).to_string(), "aa1");
+        assert_eq!(Pos::new(31, 31).to_string(), "af32");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use wuzi::{EngineConfig, Pos};
 
 const LINES: usize = 1_000_000;
 
-const WORDS: [&str; 18] = [
+const WORDS: [&str; 21] = [
     "START",
     "RECTSTART",
     "RESTART",
@@ -29,6 +29,9 @@ const WORDS: [&str; 18] = [
     "OK",
     "STARTX",
     "",
+    "YXSTOP",
+    "STOP",
+    "YXSHOWFORBID",
 ];
 
 /// INFO keys with values that keep every search to one instant ply (so a million lines run
@@ -123,7 +126,8 @@ fn check(input: &Result<Command, ProtocolError>, replies: &[Response], brain: &B
     };
     let ok = match input {
         Err(e) => replies == e.reply().into_iter().collect::<Vec<_>>().as_slice(),
-        Ok(Command::Info(_) | Command::End) => replies.is_empty(),
+        Ok(Command::Info(_) | Command::End | Command::Stop) => replies.is_empty(),
+        Ok(Command::ShowForbid) => matches!(replies, [Response::Forbid(_) | Response::Error(_)]),
         Ok(Command::About) => matches!(replies, [Response::About(_)]),
         Ok(
             Command::Start(_) | Command::RectStart { .. } | Command::Restart | Command::Takeback(_),

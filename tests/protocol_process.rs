@@ -19,7 +19,13 @@ struct Brain {
 
 impl Brain {
     fn spawn() -> Brain {
+        Brain::spawn_with(&[])
+    }
+
+    /// The engine started with extra command-line switches.
+    fn spawn_with(args: &[&str]) -> Brain {
         let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -348,5 +354,164 @@ fn mid_search_timeout_turn_zero_stops_the_search() {
         waited < Duration::from_millis(300),
         "move came {waited:?} after the stop"
     );
+    brain.finish();
+}
+
+/// A quiet 20x20 position sent as `BOARD` under a 30 s turn: the search would use its time.
+fn start_long_search(brain: &mut Brain) {
+    brain.send("START 20");
+    assert_eq!(brain.line(), "OK");
+    brain.send("INFO timeout_turn 30000");
+    for line in [
+        "BOARD", "9,9,1", "10,10,2", "11,8,1", "8,11,2", "12,12,1", "7,7,2", "DONE",
+    ] {
+        brain.send(line);
+    }
+}
+
+/// The reply to a stop sent 300 ms into a 30 s search: the move comes within 150 ms (after
+/// its two MESSAGE lines), and the game then goes on normally.
+fn stop_gives_a_move_at_once(stop_line: &str) {
+    let mut brain = Brain::spawn();
+    start_long_search(&mut brain);
+    std::thread::sleep(Duration::from_millis(300));
+    let sent = Instant::now();
+    brain.send(stop_line);
+    let reply = loop {
+        let line = brain.line();
+        if !line.starts_with("MESSAGE") {
+            break line;
+        }
+    };
+    let waited = sent.elapsed();
+    let Ok(Response::Move(ours)) = Response::parse(&reply) else {
+        panic!("{stop_line}: {reply}");
+    };
+    assert!(
+        waited < Duration::from_millis(150),
+        "{stop_line}: move came {waited:?} after the stop"
+    );
+    let mut game = Game::new(20);
+    for (c, who) in [
+        ((9, 9), 1),
+        ((10, 10), 2),
+        ((11, 8), 1),
+        ((8, 11), 2),
+        ((12, 12), 1),
+        ((7, 7), 2),
+    ] {
+        game.play(Coord::new(c.0, c.1), who);
+    }
+    game.play(ours, 1);
+    // The stop earns no reply of its own, and the next TURN is answered as usual.
+    brain.send("INFO timeout_turn 300");
+    let theirs = game.random_move(&mut StdRng::seed_from_u64(7));
+    game.play(theirs, 2);
+    let (next, took) = brain.request(&format!("TURN {theirs}"));
+    game.play(next, 1);
+    assert!(took < Duration::from_millis(1000), "{took:?}");
+    brain.finish();
+}
+
+#[test]
+fn yxstop_mid_search_plays_at_once_and_the_game_goes_on() {
+    stop_gives_a_move_at_once("YXSTOP");
+}
+
+#[test]
+fn stop_mid_search_plays_at_once_and_the_game_goes_on() {
+    stop_gives_a_move_at_once("STOP");
+}
+
+#[test]
+fn end_mid_search_writes_nothing_and_exits_at_once() {
+    let mut brain = Brain::spawn();
+    start_long_search(&mut brain);
+    std::thread::sleep(Duration::from_millis(300));
+    // `finish` sends END and requires an exit within 500 ms with no output after it.
+    brain.finish();
+}
+
+#[test]
+fn a_disabled_table_reports_zero_counters() {
+    let mut brain = Brain::spawn_with(&["--tt-mb", "0"]);
+    brain.send("INFO timeout_turn 300");
+    brain.send("START 15");
+    assert_eq!(brain.line(), "OK");
+    for turn in ["TURN 7,7", "TURN 9,9"] {
+        brain.send(turn);
+        let human = brain.line();
+        assert!(human.starts_with("MESSAGE depth "), "{human}");
+        let tt = brain.line();
+        let report = TtReport::parse_line(&tt).expect("a tt line");
+        assert_eq!(report, TtReport::default(), "{tt}");
+        let reply = brain.line();
+        assert!(
+            matches!(Response::parse(&reply), Ok(Response::Move(_))),
+            "{reply}"
+        );
+    }
+    brain.finish();
+}
+
+#[test]
+fn the_pv_names_every_column_of_a_32_board_unambiguously() {
+    let mut brain = Brain::spawn();
+    brain.send("START 32");
+    assert_eq!(brain.line(), "OK");
+    brain.send("INFO timeout_turn 500");
+    // Stones in the last columns (26..31 are past `z`), so the PV is spelt there.
+    brain.send("BOARD");
+    for (x, y, f) in [(29, 5, 1), (30, 6, 2), (28, 5, 1), (27, 4, 2)] {
+        brain.send(&format!("{x},{y},{f}"));
+    }
+    brain.send("DONE");
+    let human = brain.line();
+    assert!(human.starts_with("MESSAGE depth "), "{human}");
+    let _tt = brain.line();
+    let Ok(Response::Move(best)) = Response::parse(&brain.line()) else {
+        panic!("no move after {human}");
+    };
+    let pv: Vec<&str> = human
+        .split(" | pv ")
+        .nth(1)
+        .expect("a pv")
+        .split(' ')
+        .collect();
+    // Every PV move reads back as a cell of the board: lower-case letters for the column
+    // (a..z, then aa..af), then the row from 1; the first is the move played.
+    let cells: Vec<(i64, i64)> = pv
+        .iter()
+        .map(|m| {
+            let split = m.find(|c: char| c.is_ascii_digit()).expect("a row");
+            let (col, row) = m.split_at(split);
+            assert!(
+                col.bytes().all(|b| b.is_ascii_lowercase()),
+                "{m} in {human}"
+            );
+            let x = col
+                .bytes()
+                .fold(0i64, |acc, b| acc * 26 + (b - b'a') as i64 + 1)
+                - 1;
+            let y: i64 = row.parse().expect("a row number");
+            assert!((0..32).contains(&x) && (1..=32).contains(&y), "{m}");
+            (x, y - 1)
+        })
+        .collect();
+    assert_eq!(cells[0], (best.x, best.y), "{human}");
+    assert!(
+        cells.iter().any(|&(x, _)| x >= 26),
+        "the pv should reach past column z: {human}"
+    );
+    brain.finish();
+}
+
+#[test]
+fn yxshowforbid_outside_renju_lists_nothing() {
+    let mut brain = Brain::spawn();
+    brain.send("START 15");
+    assert_eq!(brain.line(), "OK");
+    brain.send("YXSHOWFORBID");
+    assert_eq!(brain.line(), "FORBID .");
     brain.finish();
 }

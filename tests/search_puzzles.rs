@@ -3,7 +3,7 @@
 //! search finds them, and each proof line is replayed on a fresh board to a real five.
 
 use std::time::Instant;
-use wuzi::budget::Budget;
+use wuzi::search::budget::Budget;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
 use wuzi::{Board, Color, Pos, Rule};
@@ -86,12 +86,7 @@ fn solve(p: &Puzzle, solver: Solver) -> Option<Vec<Pos>> {
     let mut tt = TranspositionTable::with_bytes(tt_bytes);
     let mut budget = Budget::new(nodes, None);
     let t = Instant::now();
-    let mut search = ThreatSearch {
-        board: &mut board,
-        tt: &mut tt,
-        budget: &mut budget,
-        checksum: true,
-    };
+    let mut search = ThreatSearch::new(&mut board, &mut tt, &mut budget);
     let line = match solver {
         Solver::Vcf => search.vcf(60),
         Solver::Vct => search.vct(14),

@@ -156,6 +156,11 @@ pub enum Command {
     Play(Coord),
     /// `SWAP2BOARD` … `DONE`: the swap2 opening stones so far (0, 3 or 5), black first.
     Swap2Board(Vec<Coord>),
+    /// `YXSTOP` (Yixin, sent by c-gomoku-cli when a turn's time runs out) or `STOP`: end a
+    /// running search and play the best move so far; no reply of its own.
+    Stop,
+    /// `YXSHOWFORBID` (Yixin): list black's forbidden cells under renju, as `FORBID …`.
+    ShowForbid,
 }
 
 impl Command {
@@ -198,6 +203,8 @@ impl Command {
                 out.push("DONE".into());
                 out
             }
+            Command::Stop => vec!["YXSTOP".into()],
+            Command::ShowForbid => vec!["YXSHOWFORBID".into()],
         }
     }
 

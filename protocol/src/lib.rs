@@ -48,7 +48,8 @@
 //!    — `depth` is the deepest completed iteration; `eval` is signed centi-stones for the
 //!    side to move (proven wins are near ±30000); `nodes` and `nps` are exact below 10 000,
 //!    then `k` (thousands, truncated), then `M` (millions); `pv` lists up to 12 moves in board
-//!    notation (column letter from `a`, row number from 1: `x=9,y=9` is `j10`), or `-`.
+//!    notation (column letters from `a`, then `aa`…`af` past `z` on boards up to 32; row
+//!    number from 1: `x=9,y=9` is `j10`, `x=27,y=0` is `ab1`), or `-`.
 //!    For people reading logs; do not parse it.
 //! 2. Table line ([`TtReport`]), machine-readable, fixed keys in a fixed order:
 //!    `MESSAGE tt probes=<n> hits=<n> cutoffs=<n> stores=<n> replaced=<n> collisions=<n> hit_rate=<pct>%`

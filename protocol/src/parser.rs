@@ -219,6 +219,8 @@ fn parse_command(
         "BEGIN" => Ok(Command::Begin),
         "END" => Ok(Command::End),
         "ABOUT" => Ok(Command::About),
+        "STOP" | "YXSTOP" => Ok(Command::Stop),
+        "YXSHOWFORBID" => Ok(Command::ShowForbid),
         "TURN" => coord_arg("TURN", rest).map(Command::Turn),
         "TAKEBACK" => coord_arg("TAKEBACK", rest).map(Command::Takeback),
         "PLAY" => coord_arg("PLAY", rest).map(Command::Play),

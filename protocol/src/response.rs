@@ -29,6 +29,9 @@ pub enum Response {
     Swap,
     /// `x1,y1 x2,y2 [x3,y3]`: several swap2 stones on one line (one stone is a `Move`).
     Stones(Vec<Coord>),
+    /// The `YXSHOWFORBID` answer: `FORBID ` then each cell as two-digit x and two-digit y,
+    /// then `.` (`FORBID .` when there is none).
+    Forbid(Vec<Coord>),
 }
 
 impl Response {
@@ -57,6 +60,9 @@ impl Response {
         }
         if line.eq_ignore_ascii_case("SWAP") {
             return Ok(Response::Swap);
+        }
+        if let Some(cells) = strip_keyword(line, "FORBID").and_then(parse_forbid) {
+            return Ok(Response::Forbid(cells));
         }
         for (word, make) in KEYWORDS {
             if let Some(rest) = strip_keyword(line, word) {
@@ -97,6 +103,21 @@ fn strip_keyword<'a>(line: &'a str, word: &str) -> Option<&'a str> {
     } else {
         None
     }
+}
+
+/// The cells of a `FORBID` line after the keyword: four digits per cell, then `.`.
+fn parse_forbid(rest: &str) -> Option<Vec<Coord>> {
+    let digits = rest.trim().strip_suffix('.')?;
+    if digits.len() % 4 != 0 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let num = |s: &str| s.parse::<i64>().ok();
+    (0..digits.len() / 4)
+        .map(|i| {
+            let cell = &digits[4 * i..4 * i + 4];
+            Some(Coord::new(num(&cell[..2])?, num(&cell[2..])?))
+        })
+        .collect()
 }
 
 /// Parse `key="value", key2="value2"`; unquoted values run to the next comma.
@@ -193,6 +214,13 @@ impl fmt::Display for Response {
                 }
                 Ok(())
             }
+            Response::Forbid(cells) => {
+                f.write_str("FORBID ")?;
+                for c in cells {
+                    write!(f, "{:02}{:02}", c.x, c.y)?;
+                }
+                f.write_str(".")
+            }
         }
     }
 }
@@ -220,6 +248,17 @@ mod tests {
             ("name".into(), "Wuzi".into()),
             ("author".into(), "Wuzi team".into()),
         ]));
+    }
+
+    #[test]
+    fn forbid_lines_round_trip() {
+        let none = Response::Forbid(Vec::new());
+        assert_eq!(none.to_string(), "FORBID .");
+        round_trip(none);
+        let two = Response::Forbid(vec![Coord::new(7, 3), Coord::new(12, 14)]);
+        assert_eq!(two.to_string(), "FORBID 07031214.");
+        round_trip(two);
+        assert!(Response::parse("FORBID 0703").is_err());
     }
 
     #[test]

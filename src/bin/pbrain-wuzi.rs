@@ -1,19 +1,22 @@
 //! `pbrain-wuzi`: stdin lines → brain → stdout lines, flushed one reply at a time.
 //!
-//! A reader thread owns stdin so that `END` and EOF end the process promptly even while a
-//! search runs (c-gomoku-cli blocks in `waitpid` after END; PROTOCOL.md §2.8). Every other
-//! command is queued and answered in order by the main thread, which runs the search
-//! synchronously.
+//! A reader thread owns stdin so that `END`, `YXSTOP` and EOF act at once even while a
+//! search runs (c-gomoku-cli blocks in `waitpid` after END and sends `YXSTOP` when a turn's
+//! time runs out; PROTOCOL.md §2.8, §2.13). Which lines cut a search short is the brain's
+//! decision ([`wuzi::brain::interrupt`]); the reader only raises the flags. Every command
+//! is queued and answered in order by the main thread, which runs the search
+//! synchronously. After `END` nothing more is written: a search it interrupted ends
+//! without its reply.
 
 use clap::{Parser as _, Subcommand};
-use gomocup_protocol::{Command, Info, Line, LineReader, Parser, ProtocolError, Response};
+use gomocup_protocol::{Command, Line, LineReader, Parser, ProtocolError, Response};
 use std::io::{self, BufWriter, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use wuzi::brain::Brain;
+use wuzi::brain::{interrupt, Brain, Interrupt};
 use wuzi::EngineConfig;
 
 /// Command-line switches (none are needed in a manager; they are for tournaments).
@@ -43,6 +46,9 @@ enum Action {
     Bench {
         /// Search depth (default: the bench's own).
         depth: Option<i32>,
+        /// Only the freestyle suite (`Bench: N`), skipping the other rules' positions.
+        #[arg(long)]
+        freestyle_only: bool,
     },
 }
 
@@ -74,9 +80,13 @@ fn main() -> ExitCode {
         use_checksum: !cli.no_checksum,
         greedy: cli.greedy,
     };
-    if let Some(Action::Bench { depth }) = cli.action {
+    if let Some(Action::Bench {
+        depth,
+        freestyle_only,
+    }) = cli.action
+    {
         let mut out = io::stdout().lock();
-        let ok = wuzi::bench::run(depth, config, &mut out).is_ok();
+        let ok = wuzi::bench::run(depth, !freestyle_only, config, &mut out).is_ok();
         let _ = out.flush();
         return if ok {
             ExitCode::SUCCESS
@@ -92,16 +102,20 @@ fn main() -> ExitCode {
 fn serve(config: EngineConfig) {
     let (tx, rx) = mpsc::channel::<Input>();
     let mut brain = Brain::new(config);
-    let stop = brain.stop_flag();
+    let flags = Flags {
+        stop: brain.stop_flag(),
+        ended: Arc::new(AtomicBool::new(false)),
+    };
+    let ended = Arc::clone(&flags.ended);
     let spawned = std::thread::Builder::new()
         .name("stdin".into())
-        .spawn(move || read_loop(tx, stop));
+        .spawn(move || read_loop(tx, flags));
     if spawned.is_err() {
         return;
     }
     let mut out = BufWriter::new(io::stdout().lock());
     for (input, arrival) in rx {
-        if matches!(input, Ok(Command::End)) {
+        if matches!(input, Ok(Command::End)) || ended.load(Ordering::SeqCst) {
             let _ = out.flush();
             std::process::exit(0);
         }
@@ -117,6 +131,10 @@ fn serve(config: EngineConfig) {
                 vec![Response::Error(format!("internal error {why}"))]
             }
         };
+        // END arrived while this command ran (a search it cut short): write nothing more.
+        if ended.load(Ordering::SeqCst) {
+            std::process::exit(0);
+        }
         if write_all(&mut out, &replies).is_err() {
             // The manager closed our stdout: nobody is listening any more.
             std::process::exit(0);
@@ -133,10 +151,20 @@ fn write_all(out: &mut impl Write, replies: &[Response]) -> io::Result<()> {
     out.flush()
 }
 
-/// Read and parse stdin. After END or EOF the main thread gets a short grace to write the
-/// replies already owed (it exits by itself as soon as it reaches END or the end of the
-/// queue); a search still running then is not waited for.
-fn read_loop(tx: mpsc::Sender<Input>, stop: Arc<AtomicBool>) {
+/// The flags the stdin thread raises for the main thread.
+struct Flags {
+    /// Ends the running search (the brain's stop flag).
+    stop: Arc<AtomicBool>,
+    /// `END` arrived: nothing more may be written.
+    ended: Arc<AtomicBool>,
+}
+
+/// Read and parse stdin. After END nothing more is written and the main thread exits as
+/// soon as the search it may be running stops. After EOF it gets a short grace to write
+/// the replies already owed (it exits by itself at the end of the queue); a search still
+/// running then is not waited for.
+fn read_loop(tx: mpsc::Sender<Input>, flags: Flags) {
+    let Flags { stop, ended } = flags;
     let stdin = io::stdin();
     let mut reader = LineReader::new(stdin.lock());
     let mut parser = Parser::new();
@@ -154,14 +182,22 @@ fn read_loop(tx: mpsc::Sender<Input>, stop: Arc<AtomicBool>) {
         let Some(parsed) = parsed else {
             continue;
         };
-        let end = matches!(parsed, Ok(Command::End));
-        // Piskvork's "stop thinking now" arrives while the main thread is searching: raise
-        // the flag at once; the INFO itself is queued and applied in order as usual.
-        // END too: a search still running is cut short, so the main thread reaches END and
-        // exits in milliseconds rather than at the end of the grace below.
-        if end || matches!(parsed, Ok(Command::Info(Info::TimeoutTurn(0)))) {
-            stop.store(true, Ordering::Relaxed);
-        }
+        // A stop (YXSTOP, STOP, piskvork's INFO timeout_turn 0) arrives while the main
+        // thread is searching: raise the flag at once; the command itself is queued and
+        // handled in order as usual. END also forbids any further output, so the main
+        // thread exits in milliseconds without the interrupted search's reply.
+        let end = match interrupt(&parsed) {
+            Interrupt::None => false,
+            Interrupt::Stop => {
+                stop.store(true, Ordering::Relaxed);
+                false
+            }
+            Interrupt::End => {
+                ended.store(true, Ordering::SeqCst);
+                stop.store(true, Ordering::Relaxed);
+                true
+            }
+        };
         if tx.send((parsed, block_start)).is_err() {
             return;
         }

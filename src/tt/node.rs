@@ -38,7 +38,8 @@ impl Bound {
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoardNode {
-    /// Score, already converted to node-relative mate distance by the caller.
+    /// Score. In the table it is node-relative (mate distances from the stored node); the
+    /// table's `probe` and `store` convert it from and to the root's point of view.
     pub score: Score,
     /// Remaining depth the score was searched to.
     pub depth: Depth,
@@ -46,16 +47,6 @@ pub struct BoardNode {
     pub best_move: Pos,
     /// Bound type.
     pub bound: Bound,
-}
-
-/// What a probe found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Probe {
-    /// The stored node for this exact key, if any: its move orders the search even when
-    /// its depth or bound is not good enough for a cutoff.
-    pub node: Option<BoardNode>,
-    /// A score the caller may return at once.
-    pub cutoff: Option<Score>,
 }
 
 impl BoardNode {

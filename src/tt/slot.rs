@@ -6,8 +6,8 @@
 //! within ±`INF` = 32 000, depths within ±127 plies), so the whole entry is 24 bytes.
 
 use super::node::{BoardNode, Bound};
+use crate::board::MultiKey;
 use crate::types::{Pos, Score};
-use crate::zobrist::MultiKey;
 
 /// Generations are six bits wide (they share a byte with the bound).
 pub(crate) const GENERATIONS: u8 = 64;

@@ -1,6 +1,6 @@
 //! Table counters, printed in `MESSAGE` lines and tournament reports.
 
-use std::fmt;
+use gomocup_protocol::TtReport;
 
 /// Counters, cumulative until `reset`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,21 +36,19 @@ impl TtStats {
     pub fn reset(&mut self) {
         *self = TtStats::default();
     }
-}
 
-impl fmt::Display for TtStats {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "probes={} hits={} cutoffs={} stores={} replaced={} collisions={} hit_rate={:.1}%",
-            self.probes,
-            self.hits,
-            self.cutoffs,
-            self.stores,
-            self.replacements,
-            self.collisions,
-            self.hit_rate()
-        )
+    /// The counters as the protocol crate's `MESSAGE tt …` record, which alone spells the
+    /// line (`to_string()` gives the text after `MESSAGE `).
+    pub fn report(&self) -> TtReport {
+        TtReport {
+            probes: self.probes,
+            hits: self.hits,
+            cutoffs: self.cutoffs,
+            stores: self.stores,
+            replaced: self.replacements,
+            collisions: self.collisions,
+            hit_rate: self.hit_rate(),
+        }
     }
 }
 
@@ -70,12 +68,12 @@ mod tests {
             collisions: 4,
         };
         assert_eq!(
-            s.to_string(),
-            "probes=8 hits=3 cutoffs=2 stores=5 replaced=1 collisions=4 hit_rate=37.5%"
+            s.report().to_string(),
+            "tt probes=8 hits=3 cutoffs=2 stores=5 replaced=1 collisions=4 hit_rate=37.5%"
         );
         s.reset();
         assert_eq!(s, TtStats::default());
         assert_eq!(s.hit_rate(), 0.0);
-        assert!(s.to_string().ends_with("hit_rate=0.0%"));
+        assert!(s.report().to_string().ends_with("hit_rate=0.0%"));
     }
 }

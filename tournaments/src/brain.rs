@@ -118,19 +118,25 @@ pub struct Brain {
     lines: Receiver<Event>,
     closed: bool,
     log: Arc<Log>,
+    /// The `max_memory` watcher, once [`Brain::watch_memory`] started it.
+    memory: Option<crate::memory::Watch>,
 }
 
 impl Brain {
     /// Starts the engine in its working directory with all three pipes captured.
     pub fn spawn(spec: &EngineSpec, log: Arc<Log>) -> Result<Brain, String> {
-        let mut child = Process::new(&spec.command)
+        let mut process = Process::new(&spec.command);
+        process
             .args(&spec.args)
             .current_dir(&spec.workdir)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
+            .stderr(Stdio::piped());
+        crate::proc::isolate(&mut process);
+        let mut child = process
             .spawn()
             .map_err(|e| format!("cannot start {}: {e}", spec.command.display()))?;
+        crate::proc::register(child.id());
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
@@ -148,7 +154,23 @@ impl Brain {
             lines,
             closed: false,
             log,
+            memory: None,
         })
+    }
+
+    /// Starts enforcing a resident-memory limit in bytes on the engine's process tree (see
+    /// [`crate::memory`]); 0 leaves it unlimited.
+    pub fn watch_memory(&mut self, limit: u64) {
+        if limit > 0 {
+            self.memory = Some(crate::memory::Watch::start(self.child.id(), limit));
+        }
+    }
+
+    /// The resident total (bytes) that broke the memory limit, if the engine broke it.
+    pub fn memory_exceeded(&self) -> Option<u64> {
+        self.memory
+            .as_ref()
+            .and_then(crate::memory::Watch::exceeded)
     }
 
     /// Sends a command (all its lines). A dead engine's pipe error is not reported here: it
@@ -222,6 +244,10 @@ impl Brain {
     }
 
     fn kill(&mut self) {
+        // Stop measuring first: the pid is about to be reaped.
+        self.memory = None;
+        // The whole group: whatever the engine started goes with it.
+        crate::proc::kill_group(self.child.id());
         if let Ok(None) = self.child.try_wait() {
             let _ = self.child.kill();
         }

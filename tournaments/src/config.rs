@@ -7,6 +7,9 @@ use crate::opening::{self, Opening};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
+/// Largest board side: the protocol's and the engine's limit.
+pub const MAX_BOARD: usize = 32;
+
 /// `[tournament]` as written in the file.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -20,6 +23,7 @@ struct RawSettings {
     timeout_match_ms: u64,
     #[serde(default = "default_memory")]
     max_memory: u64,
+    memory_limit: Option<u64>,
     #[serde(default = "default_games_per_pair")]
     games_per_pair: u32,
     openings: Option<String>,
@@ -87,8 +91,13 @@ pub struct Settings {
     pub timeout_turn_ms: u64,
     /// Per-game clock in ms (`INFO timeout_match`); 0 means no clock.
     pub timeout_match_ms: u64,
-    /// `INFO max_memory` in bytes (sent, not enforced).
+    /// `INFO max_memory` in bytes, as sent to the engines.
     pub max_memory: u64,
+    /// Resident memory (bytes, the engine's process tree) over which an engine loses the
+    /// game; 0 = not enforced. Defaults to `max_memory`.
+    pub memory_limit: u64,
+    /// The opening shuffle's seed (0 = file order); kept for the results' fingerprint.
+    pub seed: u64,
     /// Games each pair plays on each opening; colours alternate, so 2 = once with each.
     pub games_per_pair: u32,
     /// Stones on the board at which the game is drawn (the board size squared = full board).
@@ -157,8 +166,11 @@ impl Config {
     pub fn from_toml(text: &str, base: &Path) -> Result<Config, String> {
         let raw: RawConfig = toml::from_str(text).map_err(|e| e.to_string())?;
         let t = raw.tournament;
-        if !(5..=26).contains(&t.board_size) {
-            return Err(format!("board_size {} is outside 5..=26", t.board_size));
+        if !(5..=MAX_BOARD).contains(&t.board_size) {
+            return Err(format!(
+                "board_size {} is outside 5..={MAX_BOARD}",
+                t.board_size
+            ));
         }
         let rule = Rule::from_bits(t.rule)?;
         if t.games_per_pair == 0 {
@@ -168,6 +180,9 @@ impl Config {
             return Err("concurrency must be at least 1".into());
         }
         let cells = t.board_size * t.board_size;
+        if t.draw_after_moves == Some(0) {
+            return Err("draw_after_moves must be at least 1 (0 would draw every game before its first move)".into());
+        }
         // Gomocup's renju league draws a game at 200 stones unless the config says otherwise.
         let default_draw = if rule.renju { RENJU_DRAW_AFTER } else { cells };
         let draw_after_moves = t.draw_after_moves.unwrap_or(default_draw).min(cells);
@@ -178,6 +193,8 @@ impl Config {
             timeout_turn_ms: t.timeout_turn_ms,
             timeout_match_ms: t.timeout_match_ms,
             max_memory: t.max_memory,
+            memory_limit: t.memory_limit.unwrap_or(t.max_memory),
+            seed: t.seed,
             games_per_pair: t.games_per_pair,
             draw_after_moves,
             tolerance_ms: t.tolerance_ms,
@@ -195,6 +212,13 @@ impl Config {
         };
         if openings.is_empty() {
             return Err("the openings file holds no opening".into());
+        }
+        if let Some(o) = openings.iter().find(|o| o.stones.len() >= draw_after_moves) {
+            return Err(format!(
+                "draw_after_moves {draw_after_moves} leaves no move to play after the opening on line {} ({} stones)",
+                o.line,
+                o.stones.len()
+            ));
         }
         if t.seed != 0 {
             opening::shuffle(&mut openings, t.seed);
@@ -229,10 +253,13 @@ impl Config {
 }
 
 /// A command with a path separator is a file relative to the config; a bare name is looked
-/// up on `PATH` by the OS, as a shell would.
+/// up on `PATH` now, as a shell would, so a missing engine is an error before any game.
 fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
     let raw = Path::new(&e.command);
     let is_path = e.command.contains('/') || e.command.contains('\\');
+    if e.command.trim().is_empty() {
+        return Err(format!("engine {:?}: empty command", e.name));
+    }
     let command = if is_path {
         let p = base.join(raw);
         if !p.is_file() {
@@ -242,13 +269,27 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
                 p.display()
             ));
         }
+        if !crate::proc::is_executable(&p) {
+            return Err(format!(
+                "engine {:?}: {} is not executable",
+                e.name,
+                p.display()
+            ));
+        }
         // Canonical, so reports show `/repo/target/…`, not `/repo/tournaments/../target/…`.
         std::fs::canonicalize(&p).unwrap_or(p)
     } else {
-        raw.to_path_buf()
+        crate::proc::find_on_path(&e.command).ok_or_else(|| {
+            format!(
+                "engine {:?}: command {:?} is not an executable file in any PATH folder",
+                e.name, e.command
+            )
+        })?
     };
     let workdir = match &e.workdir {
         Some(d) => base.join(d),
+        // A bare name found on PATH runs in the config's folder, not in /usr/bin.
+        None if !is_path => base.to_path_buf(),
         None => command
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -339,5 +380,73 @@ mod tests {
         assert!(Config::from_toml(dup, &base()).is_err());
         let missing = "[tournament]\ntimeout_turn_ms = 1\n[[engine]]\nname = \"a\"\ncommand = \"./no-such-engine\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
         assert!(Config::from_toml(missing, &base()).is_err());
+    }
+}
+
+#[cfg(test)]
+mod limits {
+    use super::*;
+
+    const ENGINES: &str =
+        "[[engine]]\nname = \"a\"\ncommand = \"sh\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+
+    fn load(head: &str, engines: &str) -> Result<Config, String> {
+        Config::from_toml(
+            &format!("[tournament]\ntimeout_turn_ms = 1\n{head}{engines}"),
+            &std::env::temp_dir(),
+        )
+    }
+
+    #[test]
+    fn draw_after_zero_moves_is_refused() {
+        let err = load("draw_after_moves = 0\n", ENGINES).err();
+        let err = err.unwrap_or_default();
+        assert!(err.contains("draw_after_moves"), "{err:?}");
+        // One stone is a real game; an opening as long as the limit is not.
+        assert!(load("draw_after_moves = 1\n", ENGINES).is_ok());
+    }
+
+    #[test]
+    fn boards_up_to_32_load() {
+        for size in [5, 26, 27, 32] {
+            let c = load(&format!("board_size = {size}\n"), ENGINES);
+            let c = c.unwrap_or_else(|e| panic!("{size}: {e}"));
+            assert_eq!(c.settings.board_size, size);
+            assert_eq!(c.settings.draw_after_moves, size * size);
+        }
+        for size in [4, 33] {
+            let err = load(&format!("board_size = {size}\n"), ENGINES).err();
+            assert!(err.unwrap_or_default().contains("5..=32"), "{size}");
+        }
+    }
+
+    #[test]
+    fn bare_names_are_resolved_on_path_at_load() {
+        let c = load("", ENGINES).unwrap_or_else(|e| panic!("{e}"));
+        let sh = &c.engines[0].command;
+        assert!(sh.is_absolute(), "{}", sh.display());
+        assert_eq!(sh.file_name().and_then(|n| n.to_str()), Some("sh"));
+        let missing = "[[engine]]\nname = \"a\"\ncommand = \"pbrain-does-not-exist\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let err = load("", missing).err().unwrap_or_default();
+        assert!(
+            err.contains("pbrain-does-not-exist") && err.contains("PATH"),
+            "{err:?}"
+        );
+        // A path to a file that cannot be run is refused too.
+        let dir = std::env::temp_dir().join(format!("wuzi-cfg-noexec-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(dir.join("engine.txt"), "not a program").unwrap_or_else(|e| panic!("{e}"));
+        let text = "[tournament]\ntimeout_turn_ms = 1\n[[engine]]\nname = \"a\"\ncommand = \"./engine.txt\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let err = Config::from_toml(text, &dir).err().unwrap_or_default();
+        assert!(err.contains("not executable"), "{err:?}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn memory_limit_defaults_to_max_memory() {
+        let c = load("max_memory = 1000000\n", ENGINES).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(c.settings.memory_limit, 1_000_000);
+        let c = load("max_memory = 1000000\nmemory_limit = 0\n", ENGINES);
+        assert_eq!(c.map(|c| c.settings.memory_limit), Ok(0));
     }
 }

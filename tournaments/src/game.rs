@@ -112,10 +112,15 @@ pub fn play(setup: Setup<'_>) -> Played {
         moves.push((x, y, 0));
     }
 
+    // An engine killed for its memory during START lost to the limit, not to the protocol.
+    let start_reason = |p: &Player| match p.brain.as_ref().and_then(Brain::memory_exceeded) {
+        Some(_) => Reason::Memory,
+        None => Reason::StartFailed,
+    };
     let end = match (black_failed, white_failed) {
         (None, None) => run(s, &mut sides, &mut board, &mut moves),
-        (Some(why), None) => End::loss(Side::Black, Reason::StartFailed, why),
-        (None, Some(why)) => End::loss(Side::White, Reason::StartFailed, why),
+        (Some(why), None) => End::loss(Side::Black, start_reason(&sides[0]), why),
+        (None, Some(why)) => End::loss(Side::White, start_reason(&sides[1]), why),
         (Some(a), Some(b)) => End {
             outcome: Outcome::Draw,
             reason: Reason::StartFailed,
@@ -172,6 +177,7 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
         Ok(b) => b,
         Err(e) => return (player, Some(e)),
     };
+    brain.watch_memory(s.memory_limit);
     // START may allocate a large table: allow a full move (at least a second) plus tolerance.
     let patience = Duration::from_millis(s.timeout_turn_ms.max(1000) + s.tolerance_ms);
 
@@ -331,6 +337,9 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
     let Some(brain) = player.brain.as_mut() else {
         return Answer::Fault(Reason::Crash, "no process".to_string());
     };
+    if let Some(fault) = over_memory(s, brain) {
+        return fault;
+    }
     let clock = s.timeout_match_ms > 0;
     let left = if clock {
         s.timeout_match_ms as i64 - player.used_ms as i64
@@ -375,6 +384,10 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
         |line: &str| s.lenient_replies && !matches!(Response::parse(line), Ok(Response::Move(_)));
     let reply = next_reply(brain, report, deadline, noise);
     let ms = sent.elapsed().as_millis() as u64;
+    // Over the limit while thinking loses, whatever came back (the watcher killed it).
+    if let Some(fault) = over_memory(s, brain) {
+        return fault;
+    }
     let line = match reply {
         Ok(line) => line,
         Err(Silence::Closed) => {
@@ -408,6 +421,19 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
         }
         _ => Answer::Fault(Reason::Malformed, line),
     }
+}
+
+/// The loss for an engine whose resident memory broke `memory_limit`, if it did.
+fn over_memory(s: &Settings, brain: &Brain) -> Option<Answer> {
+    let bytes = brain.memory_exceeded()?;
+    Some(Answer::Fault(
+        Reason::Memory,
+        format!(
+            "resident memory {} over the limit of {}",
+            crate::memory::mib(bytes),
+            crate::memory::mib(s.memory_limit)
+        ),
+    ))
 }
 
 fn clip(text: &str) -> String {

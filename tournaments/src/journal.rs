@@ -1,8 +1,10 @@
 //! `results.jsonl`: the tournament's durable state. Each finished game is appended as one
 //! line and fsynced before the runner moves on, so a `kill -9` at any moment loses at most
 //! the games still being played. A torn last line (the kill landed mid-write) is cut off on
-//! resume instead of being mistaken for data or corrupting the next append.
+//! resume instead of being mistaken for data or corrupting the next append. The first line
+//! is a [`Header`]: the fingerprint of the configuration (and the shard) that wrote the file.
 
+use crate::fingerprint::Header;
 use crate::record::GameRecord;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
@@ -21,6 +23,8 @@ pub struct Recovery {
     pub torn_bytes: u64,
     /// Complete lines that were not valid records (left in place, their games replayed).
     pub bad_lines: Vec<usize>,
+    /// The file's header line, if it has one.
+    pub header: Option<Header>,
 }
 
 impl Journal {
@@ -51,18 +55,18 @@ impl Journal {
             file.set_len(complete as u64).map_err(err)?;
             file.sync_data().map_err(err)?;
         }
-        let mut records: Vec<GameRecord> = Vec::new();
-        for (i, line) in bytes[..complete].split(|&b| b == b'\n').enumerate() {
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            match serde_json::from_slice::<GameRecord>(line) {
-                Ok(r) if !records.iter().any(|o| o.game == r.game) => records.push(r),
-                Ok(_) => {}
-                Err(_) => recovery.bad_lines.push(i + 1),
-            }
-        }
+        let records = parse(&bytes[..complete], &mut recovery);
         Ok((Journal { file }, records, recovery))
+    }
+
+    /// Writes the header line; the first thing in a new file.
+    pub fn write_header(&mut self, header: &Header) -> Result<(), String> {
+        let mut line = serde_json::to_vec(header).map_err(|e| e.to_string())?;
+        line.push(b'\n');
+        self.file
+            .write_all(&line)
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| format!("cannot write results: {e}"))
     }
 
     /// Appends one record as a single write of one line, then fsyncs.
@@ -74,4 +78,37 @@ impl Journal {
             .and_then(|()| self.file.sync_data())
             .map_err(|e| format!("cannot write results: {e}"))
     }
+}
+
+/// Reads a results file without changing it (an unterminated last line is ignored): the
+/// records, and what else was found.
+pub fn read(path: &Path) -> Result<(Vec<GameRecord>, Recovery), String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let mut recovery = Recovery {
+        torn_bytes: (bytes.len() - complete) as u64,
+        ..Recovery::default()
+    };
+    let records = parse(&bytes[..complete], &mut recovery);
+    Ok((records, recovery))
+}
+
+/// The records of complete lines, first record of a game number wins; the header and
+/// unreadable line numbers go to `recovery`.
+fn parse(bytes: &[u8], recovery: &mut Recovery) -> Vec<GameRecord> {
+    let mut records: Vec<GameRecord> = Vec::new();
+    for (i, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<GameRecord>(line) {
+            Ok(r) if !records.iter().any(|o| o.game == r.game) => records.push(r),
+            Ok(_) => {}
+            Err(_) => match Header::parse(line) {
+                Some(h) if recovery.header.is_none() => recovery.header = Some(h),
+                _ => recovery.bad_lines.push(i + 1),
+            },
+        }
+    }
+    records
 }

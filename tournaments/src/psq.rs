@@ -1,8 +1,13 @@
 //! Piskvork's PSQ game record, so games open in Piskvork and in the tools that read its files.
 //!
 //! Layout: a header `Piskvorky <w>x<h>, <l1>:<l2>, <h>`, one `x,y,ms` line per stone with
-//! 1-based coordinates, then trailer lines (Piskvork writes the two players' file names and a
-//! final status code).
+//! 1-based coordinates, then trailer lines: Piskvork's tournament files carry the two
+//! players' file names and then the code the game finished with (`finishGame(errCode)` in
+//! Piskvork's source): 0 for a game decided on the board (five, draw), 15 for a timeout, and
+//! -2 for any other error (invalid move, crash, memory, an engine that could not start).
+//! The loser of an error is the engine to move after the last stone listed.
+
+use crate::record::Reason;
 
 /// One stone: 1-based coordinates as stored in the file, and its think time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,8 +35,14 @@ pub struct Psq {
 
 impl Psq {
     /// A record of a finished game. Moves are 0-based here and shifted on output; the trailer
-    /// follows Piskvork's tournament files: first player, second player, status 0.
-    pub fn from_game(size: usize, moves: &[(usize, usize, u64)], black: &str, white: &str) -> Psq {
+    /// follows Piskvork's tournament files: first player, second player, [`status_code`].
+    pub fn from_game(
+        size: usize,
+        moves: &[(usize, usize, u64)],
+        black: &str,
+        white: &str,
+        reason: Reason,
+    ) -> Psq {
         Psq {
             width: size,
             height: size,
@@ -43,7 +54,11 @@ impl Psq {
                     ms,
                 })
                 .collect(),
-            trailer: vec![black.to_string(), white.to_string(), "0".to_string()],
+            trailer: vec![
+                black.to_string(),
+                white.to_string(),
+                status_code(reason).to_string(),
+            ],
         }
     }
 
@@ -92,6 +107,22 @@ impl Psq {
     }
 }
 
+/// The code Piskvork writes as a game file's last line for a game that ended this way.
+pub fn status_code(reason: Reason) -> i32 {
+    match reason {
+        Reason::Five | Reason::BoardFull | Reason::MoveLimit => 0,
+        // A renju foul ends the game on the board, like a five (our choice: Piskvork's code
+        // for it was not checked).
+        Reason::FoulDoubleThree | Reason::FoulDoubleFour | Reason::FoulOverline => 0,
+        Reason::Timeout | Reason::MatchClock => 15,
+        Reason::Illegal
+        | Reason::Malformed
+        | Reason::Crash
+        | Reason::StartFailed
+        | Reason::Memory => -2,
+    }
+}
+
 fn parse_header(line: &str) -> Result<(usize, usize), String> {
     let bad = || format!("not a PSQ header: {line:?}");
     let rest = line.trim().strip_prefix("Piskvorky ").ok_or_else(bad)?;
@@ -122,10 +153,15 @@ mod tests {
 
     #[test]
     fn round_trip() {
-        let game = Psq::from_game(20, &[(9, 9, 0), (10, 9, 120), (0, 19, 5)], "a", "b");
+        let moves = [(9, 9, 0), (10, 9, 120), (0, 19, 5)];
+        let game = Psq::from_game(20, &moves, "a", "b", Reason::Five);
         let text = game.to_text();
         assert!(text.starts_with("Piskvorky 20x20, 1:1, 0\n10,10,0\n11,10,120\n1,20,5\na\nb\n0\n"));
         assert_eq!(Psq::parse(&text), Ok(game));
+        let lost = Psq::from_game(20, &moves, "a", "b", Reason::Timeout);
+        assert!(lost.to_text().ends_with("\na\nb\n15\n"));
+        let crashed = Psq::from_game(20, &moves, "a", "b", Reason::Crash);
+        assert!(crashed.to_text().ends_with("\na\nb\n-2\n"));
     }
 
     #[test]

@@ -28,6 +28,8 @@ pub enum Reason {
     Crash,
     /// The engine could not be started, or did not answer `ABOUT`/`START` properly.
     StartFailed,
+    /// The engine's resident memory went over the limit (`memory_limit`).
+    Memory,
     /// Renju: black played a double three, a forbidden move (a loss on the board).
     FoulDoubleThree,
     /// Renju: black played a double four.
@@ -61,7 +63,7 @@ impl Reason {
     }
 
     /// All reasons, in report order.
-    pub const ALL: [Reason; 12] = [
+    pub const ALL: [Reason; 13] = [
         Reason::Five,
         Reason::BoardFull,
         Reason::MoveLimit,
@@ -71,6 +73,7 @@ impl Reason {
         Reason::MatchClock,
         Reason::Crash,
         Reason::StartFailed,
+        Reason::Memory,
         Reason::FoulDoubleThree,
         Reason::FoulDoubleFour,
         Reason::FoulOverline,
@@ -89,6 +92,7 @@ impl fmt::Display for Reason {
             Reason::MatchClock => "match clock exhausted",
             Reason::Crash => "crash",
             Reason::StartFailed => "start failed",
+            Reason::Memory => "memory limit",
             Reason::FoulDoubleThree => "foul: double-three",
             Reason::FoulDoubleFour => "foul: double-four",
             Reason::FoulOverline => "foul: overline",
@@ -115,8 +119,8 @@ pub struct SideReport {
     /// Its last `MESSAGE tt …` line of the game (cumulative since `START`), `None` when it
     /// printed none (`n/a` in reports).
     pub tt: Option<TtReport>,
-    /// Peak resident memory of the process at the end of the game, KiB (Linux only; the
-    /// `max_memory` sent is not enforced, this shows how close an engine came).
+    /// Peak resident memory of the process at the end of the game, KiB (Linux only; shows
+    /// how close an engine came to `memory_limit`, which is enforced on the process tree).
     #[serde(default)]
     pub peak_rss_kib: Option<u64>,
 }

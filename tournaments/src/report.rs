@@ -349,12 +349,13 @@ impl Summary {
         let _ = writeln!(
             s,
             "Logistic Elo from the score fraction p (wins + draws/2 over games): \
-             Elo = -400·log10(1/p − 1). The 95 % error bar is a normal approximation: \
-             the standard error of the mean per-game score, σ/√n with σ² the variance of the \
-             game scores (0, ½, 1), gives the interval p ± 1.96·σ/√n, mapped through the same \
-             curve; ± is half its width. Standings rate each engine against the field of \
-             opponents it met; `inf` marks a 0 % or 100 % score (or interval end), where the \
-             curve has no finite value."
+             Elo = -400·log10(1/p − 1). The 95 % interval is a Wilson-type score interval \
+             for win/draw/loss scores: every true score q with (p − q)² ≤ 1.96²·v(q)/n, where \
+             v(q) = q(1 − q) − d/4 is the per-game score variance at q with the observed draw \
+             ratio d; it is mapped through the same curve and ± is half its width in Elo. It \
+             stays finite for any score strictly between 0 % and 100 %; at 100 % (0 %) the Elo \
+             is unbounded and `≥ x` (`≤ x`) gives the interval's finite end. Standings rate \
+             each engine against the field of opponents it met."
         );
         s
     }

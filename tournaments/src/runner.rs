@@ -5,12 +5,15 @@
 //! the games in `results.jsonl`, plus at most the PSQs of games finished a moment before a kill.
 
 use crate::config::Config;
+use crate::console;
+use crate::fingerprint::{Fingerprint, Header};
 use crate::game::{self, Played, Setup};
 use crate::journal::Journal;
 use crate::psq::Psq;
 use crate::record::GameRecord;
 use crate::report::{self, Summary};
 use crate::schedule::{self, Pairing};
+use crate::shard::Shard;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -58,6 +61,15 @@ pub fn default_out(config: &Path) -> PathBuf {
 
 /// Plays every scheduled game not yet in `results.jsonl` and writes the summary.
 pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
+    run_shard(config, opts, None)
+}
+
+/// [`run`] restricted to one shard of the schedule (`None`: all of it).
+pub fn run_shard(
+    config: &Config,
+    opts: &Options,
+    shard: Option<Shard>,
+) -> Result<Finished, String> {
     let s = &config.settings;
     let gauntlet = opts.gauntlet || s.gauntlet;
     let schedule = schedule::build(
@@ -66,6 +78,11 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         s.games_per_pair,
         gauntlet,
     );
+    let journal_header = Header::new(Fingerprint::of(config, gauntlet), shard);
+    let schedule = match shard {
+        Some(sh) => sh.slice(schedule),
+        None => schedule,
+    };
     let total = schedule.len();
     let out = &opts.out;
     let games_dir = out.join("games");
@@ -76,16 +93,30 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     let results = out.join("results.jsonl");
 
     let (mut journal, mut records) = if opts.resume {
-        let (j, recs, recovery) = Journal::resume(&results)?;
+        let (mut j, recs, recovery) = Journal::resume(&results)?;
+        match &recovery.header {
+            Some(h) => h.check_resume(&journal_header)?,
+            None if recs.is_empty() => j.write_header(&journal_header)?,
+            None => {
+                return Err(format!(
+                    "{} has no configuration fingerprint (written by an older runner), so it \
+                     cannot be checked against this config; run without --resume",
+                    results.display()
+                ))
+            }
+        }
         if opts.verbose && recovery.torn_bytes > 0 {
-            println!(
+            console::line(&format!(
                 "resume: cut a torn last line of {} bytes from {}",
                 recovery.torn_bytes,
                 results.display()
-            );
+            ));
         }
         if opts.verbose && !recovery.bad_lines.is_empty() {
-            println!("resume: ignored unreadable lines {:?}", recovery.bad_lines);
+            console::line(&format!(
+                "resume: ignored unreadable lines {:?}",
+                recovery.bad_lines
+            ));
         }
         for r in &recs {
             check_matches(r, &schedule, config)?;
@@ -95,7 +126,9 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         // A fresh run must not leave games or logs of an earlier run beside its own.
         clear(&games_dir, "psq")?;
         clear(&log_dir, "log")?;
-        (Journal::create(&results)?, Vec::new())
+        let mut j = Journal::create(&results)?;
+        j.write_header(&journal_header)?;
+        (j, Vec::new())
     };
 
     let pending: VecDeque<Pairing> = schedule
@@ -104,16 +137,17 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
         .copied()
         .collect();
     if opts.verbose {
-        println!(
-            "{} games: {} engines, {} openings, {} per pair and opening{}; {} to play, results in {}",
+        console::line(&format!(
+            "{} games{}: {} engines, {} openings, {} per pair and opening{}; {} to play, results in {}",
             total,
+            shard.map_or(String::new(), |sh| format!(" (shard {}/{})", sh.index, sh.count)),
             config.engines.len(),
             config.openings.len(),
             s.games_per_pair,
             if gauntlet { ", gauntlet" } else { "" },
             pending.len(),
             out.display()
-        );
+        ));
     }
 
     let bar = progress(total as u64, opts.verbose);
@@ -161,7 +195,7 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
             let line = report::game_line(&record, total);
             if opts.verbose {
                 if bar.is_hidden() {
-                    println!("{line}");
+                    console::line(&line);
                 } else {
                     bar.println(line);
                 }
@@ -184,8 +218,8 @@ pub fn run(config: &Config, opts: &Options) -> Result<Finished, String> {
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     if opts.verbose {
-        println!("\n{markdown}");
-        println!("results: {}", out.display());
+        console::line(&format!("\n{markdown}"));
+        console::line(&format!("results: {}", out.display()));
     }
     Ok(Finished {
         records,
@@ -271,6 +305,7 @@ fn write_psq(
         &played.moves,
         &config.engines[p.black].name,
         &config.engines[p.white].name,
+        played.reason,
     );
     let name = Path::new(rel).file_name().unwrap_or_default();
     let path = dir.join(name);

@@ -142,8 +142,31 @@ fn elo_of_known_scores() {
 
 #[test]
 fn elo_interval_of_a_known_tally() {
-    // 6 wins, 2 draws, 2 losses: p = 0.7; per-game variance
-    // (6·0.3² + 2·0.2² + 2·0.7²)/10 = 0.16, so the 95 % interval is 0.7 ± 1.96·0.4/√10.
+    let z = elo::Z95;
+    // No draws: the interval is Wilson's, centre (p + z²/2n)/(1 + z²/n), half-width
+    // z/(1 + z²/n)·√(p(1−p)/n + z²/4n²). 17 wins, 3 losses is issue 12's `+301 ± inf`.
+    let wilson = |p: f64, n: f64| {
+        let k = z * z / n;
+        let centre = (p + k / 2.0) / (1.0 + k);
+        let half = z / (1.0 + k) * (p * (1.0 - p) / n + k / (4.0 * n)).sqrt();
+        (centre - half, centre + half)
+    };
+    let t = Tally {
+        wins: 17,
+        draws: 0,
+        losses: 3,
+    };
+    let e = elo::estimate(t).unwrap_or_else(|| panic!("no estimate"));
+    let (lo, hi) = wilson(0.85, 20.0);
+    assert!(close(e.lower, elo::from_fraction(lo), 1e-6), "{e:?}");
+    assert!(close(e.upper, elo::from_fraction(hi), 1e-6), "{e:?}");
+    assert!(e.margin.is_finite() && e.margin > 0.0, "{e:?}");
+    assert!(e.lower < e.elo && e.elo < e.upper);
+    let shown = elo::format(Some(e));
+    assert_eq!(shown, format!("+301 ± {:.0}", e.margin));
+    assert!(!shown.contains("inf"), "{shown}");
+
+    // With draws the ends solve (p − q)² = z²·(q(1 − q) − d/4)/n: 6 wins, 2 draws, 2 losses.
     let t = Tally {
         wins: 6,
         draws: 2,
@@ -151,13 +174,23 @@ fn elo_interval_of_a_known_tally() {
     };
     let e = elo::estimate(t).unwrap_or_else(|| panic!("no estimate"));
     assert!(close(e.elo, 147.19, 0.01), "{e:?}");
-    let half = 1.96 * 0.4 / 10f64.sqrt();
-    let lo = -400.0 * (1.0 / (0.7 - half) - 1.0).log10();
-    let hi = -400.0 * (1.0 / (0.7 + half) - 1.0).log10();
-    assert!(close(e.margin, (hi - lo) / 2.0, 1e-9));
-    assert!(close(e.margin, 268.72, 0.05), "{e:?}");
-    assert_eq!(elo::format(Some(e)), "+147 ± 269");
+    let (lo, hi) = elo::score_interval(0.7, 0.2, 10.0, z);
+    for q in [lo, hi] {
+        let lhs = (0.7 - q) * (0.7 - q);
+        let rhs = z * z * (q * (1.0 - q) - 0.05) / 10.0;
+        assert!(close(lhs, rhs, 1e-12), "q {q}: {lhs} vs {rhs}");
+    }
+    assert!(lo < 0.7 && 0.7 < hi && hi < 1.0 && lo > 0.0);
+    // Draws narrow the interval: the same score from wins and losses only is wider.
+    let (wlo, whi) = wilson(0.7, 10.0);
+    assert!(whi - wlo > hi - lo);
+    assert!(close(
+        e.margin,
+        (elo::from_fraction(hi) - elo::from_fraction(lo)) / 2.0,
+        1e-9
+    ));
 
+    // An even score is centred on 0.
     let even = elo::estimate(Tally {
         wins: 5,
         draws: 0,
@@ -165,16 +198,25 @@ fn elo_interval_of_a_known_tally() {
     });
     let even = even.unwrap_or_else(|| panic!("no estimate"));
     assert!(close(even.elo, 0.0, 1e-9));
-    // p = 0.5, σ = 0.5, n = 10: interval 0.5 ± 0.30990.
-    let hi = -400.0 * (1.0 / (0.5 + 1.96 * 0.5 / 10f64.sqrt()) - 1.0).log10();
-    assert!(close(even.margin, hi, 1e-9));
-    assert_eq!(elo::format(Some(even)), "+0 ± 252");
+    assert!(close(even.lower, -even.upper, 1e-9));
+    assert!(elo::format(Some(even)).starts_with("+0 ± "));
 
     assert_eq!(elo::estimate(Tally::default()), None);
+    // 100 % and 0 %: the Elo is unbounded, the other end is a one-sided bound, n/(n + z²).
     let all = elo::estimate(Tally {
         wins: 4,
         draws: 0,
         losses: 0,
     });
-    assert_eq!(elo::format(all), "+inf ± inf");
+    let all = all.unwrap_or_else(|| panic!("no estimate"));
+    let bound = elo::from_fraction(4.0 / (4.0 + z * z));
+    assert!(close(all.lower, bound, 1e-6), "{all:?}");
+    assert_eq!(all.upper, f64::INFINITY);
+    assert_eq!(elo::format(Some(all)), format!("≥ {:+.0}", bound));
+    let none = elo::estimate(Tally {
+        wins: 0,
+        draws: 0,
+        losses: 4,
+    });
+    assert_eq!(elo::format(none), format!("≤ {:+.0}", -bound));
 }

@@ -8,6 +8,7 @@ use common::*;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 use wuzi_tournament::config::Config;
+use wuzi_tournament::fingerprint::Header;
 use wuzi_tournament::record::GameRecord;
 use wuzi_tournament::runner::{self, Options};
 
@@ -20,9 +21,13 @@ fn sane_config(dir: &std::path::Path, slow_ms: &str) -> std::path::PathBuf {
     )
 }
 
+/// The game lines of a results file; the first line must be its header, and the only one.
 fn read_records(path: &std::path::Path) -> Vec<GameRecord> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
-    text.lines()
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or_default();
+    assert!(Header::parse(first.as_bytes()).is_some(), "{first}");
+    lines
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect()
 }
@@ -41,13 +46,15 @@ fn torn_results_are_repaired_and_finished_games_kept() {
     assert_eq!(first.total, 8);
     let results = dir.join("out/results.jsonl");
     let text = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("{e}"));
-    let lines: Vec<&str> = text.lines().collect();
+    let header = text.lines().next().unwrap_or_default();
+    let lines: Vec<&str> = text.lines().skip(1).collect();
     assert_eq!(lines.len(), 8);
 
     // Keep three games, mark one so a replay would be visible, and tear the fourth line.
     let mut kept: GameRecord = serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}"));
     kept.detail = "kept-marker".to_string();
-    let mut damaged = serde_json::to_string(&kept).unwrap_or_else(|e| panic!("{e}"));
+    let mut damaged = format!("{header}\n");
+    damaged.push_str(&serde_json::to_string(&kept).unwrap_or_else(|e| panic!("{e}")));
     damaged.push('\n');
     damaged.push_str(lines[1]);
     damaged.push('\n');
@@ -121,8 +128,9 @@ fn kill_9_loses_no_finished_game() {
         .unwrap_or_else(|e| panic!("{e}"));
     let give_up = Instant::now() + Duration::from_secs(60);
     loop {
+        // The header line, then two games.
         let n = std::fs::read_to_string(&results).map_or(0, |t| t.lines().count());
-        if n >= 2 {
+        if n >= 3 {
             break;
         }
         assert!(Instant::now() < give_up, "no game finished");
@@ -153,9 +161,11 @@ fn kill_9_loses_no_finished_game() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(status.success());
     let after = std::fs::read_to_string(&results).unwrap_or_else(|e| panic!("{e}"));
-    // The games finished before the kill are still there, byte for byte, in front.
+    // The header and the games finished before the kill are still there, byte for byte,
+    // in front.
+    assert_eq!(after.lines().next(), text.lines().next());
     for (i, line) in complete.iter().enumerate() {
-        assert_eq!(after.lines().nth(i), Some(*line));
+        assert_eq!(after.lines().nth(i + 1), Some(*line));
     }
     let records = read_records(&results);
     assert_eq!(game_numbers(&records), (1..=8).collect::<Vec<_>>());

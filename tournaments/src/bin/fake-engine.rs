@@ -18,6 +18,8 @@
 //!   plays like `first`.
 //! - `script x,y [x,y …]`: plays the listed cells in order (skipping any already taken),
 //!   then like `first`; renju tests script a forbidden black move with it.
+//! - `hog [mib]`: before its first move allocates `mib` MiB (default 256) and writes every
+//!   page, so the memory is resident, keeps it, then plays like `first`.
 //!
 //! Protocol lines are parsed and formatted by `gomocup-protocol`, like the real engine's.
 
@@ -40,6 +42,7 @@ enum Mode {
     NoStart,
     Noisy,
     Script,
+    Hog,
 }
 
 struct Fake {
@@ -52,6 +55,7 @@ struct Fake {
     rng: u64,
     /// `script` mode: cells still to play, in order.
     script: Vec<(usize, usize)>,
+    hoard: Vec<u8>,
 }
 
 fn main() {
@@ -69,6 +73,7 @@ fn main() {
         Some("nostart") => Mode::NoStart,
         Some("noisy") => Mode::Noisy,
         Some("script") => Mode::Script,
+        Some("hog") => Mode::Hog,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
             println!(
@@ -81,6 +86,7 @@ fn main() {
     let default_arg = match mode {
         Mode::Flood => 256,
         Mode::Slow => 1000,
+        Mode::Hog => 256,
         _ => 1,
     };
     let arg = args
@@ -100,6 +106,7 @@ fn main() {
         } else {
             Vec::new()
         },
+        hoard: Vec::new(),
     };
     fake.serve();
 }
@@ -212,7 +219,16 @@ impl Fake {
                 println!("MESSAGE depth \n- eval 7");
                 flush();
             }
-            Mode::First | Mode::Random | Mode::Script => {}
+            Mode::Hog if self.hoard.is_empty() => {
+                let bytes = usize::try_from(self.arg << 20).unwrap_or(usize::MAX);
+                // Written page by page: untouched pages would not count as resident.
+                self.hoard = vec![0u8; bytes];
+                for page in self.hoard.chunks_mut(4096) {
+                    page[0] = 1;
+                }
+                std::hint::black_box(&mut self.hoard);
+            }
+            Mode::First | Mode::Random | Mode::Hog | Mode::Script => {}
         }
         let mut scripted = None;
         while scripted.is_none() && !self.script.is_empty() {

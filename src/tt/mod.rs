@@ -41,12 +41,12 @@ mod slot;
 mod stats;
 
 pub use hasher::{KeyHasher, DEFAULT_TAG_BITS};
-pub use node::{BoardNode, Bound, Probe};
+pub use node::{BoardNode, Bound};
 pub use policy::Policy;
 pub use stats::TtStats;
 
-use crate::types::{Depth, Score};
-use crate::zobrist::MultiKey;
+use crate::board::MultiKey;
+use crate::types::{Depth, Pos, Score, WIN, WIN_BOUND};
 use hasher::Mixer;
 use policy::WAYS;
 use shards::Shards;
@@ -62,7 +62,40 @@ pub struct TranspositionTable {
     policy: Policy,
     generation: u8,
     stats: TtStats,
+    /// Compare the check word too (off = hash word only, the `--no-checksum` ablation).
+    checksum: bool,
 }
+
+/// Depth at which threat proofs are stored: deeper than any search asks for, so a proof
+/// is never searched again.
+const PROVEN: Depth = 120;
+
+/// Store a root-relative score as node-relative (mate distances from the node).
+#[inline]
+fn to_node(score: Score, ply: i32) -> Score {
+    if score >= WIN_BOUND {
+        score + ply
+    } else if score <= -WIN_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// Inverse of `to_node`: a stored score seen from `ply` plies below the root.
+#[inline]
+fn to_root(score: Score, ply: i32) -> Score {
+    if score >= WIN_BOUND {
+        score - ply
+    } else if score <= -WIN_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+/// What the threat memo knows of a position (see [`TranspositionTable::recall_proof`]).
+pub type Proof = Option<(Pos, i32)>;
 
 impl Clone for TranspositionTable {
     fn clone(&self) -> Self {
@@ -74,6 +107,7 @@ impl Clone for TranspositionTable {
             policy: self.policy,
             generation: self.generation,
             stats: self.stats,
+            checksum: self.checksum,
         }
     }
 
@@ -87,6 +121,7 @@ impl Clone for TranspositionTable {
         self.policy = source.policy;
         self.generation = source.generation;
         self.stats = source.stats;
+        self.checksum = source.checksum;
     }
 }
 
@@ -129,19 +164,59 @@ impl TranspositionTable {
             policy,
             generation: 0,
             stats: TtStats::default(),
+            checksum: true,
         }
     }
 
-    /// Look `key` up for a search of `depth` plies with window `(alpha, beta)`.
-    ///
-    /// The node comes back whenever the key is stored (its move orders the search); the
-    /// cutoff only when the entry is at least `depth` deep and its bound decides the window.
+    /// Whether probes compare the check word as well as the hash word (the default). Off,
+    /// the table knows positions by their hash word alone: an ablation that shows what the
+    /// second word catches. Set it before the first store.
+    pub fn set_checksum(&mut self, on: bool) {
+        self.checksum = on;
+    }
+
+    /// Whether probes compare the check word.
+    pub fn checksum(&self) -> bool {
+        self.checksum
+    }
+
+    /// The key as this table tells positions apart.
     #[inline]
-    pub fn probe(&mut self, key: MultiKey, depth: Depth, alpha: Score, beta: Score) -> Probe {
-        self.stats.probes += 1;
-        if self.capacity == 0 {
-            return Probe::default();
+    fn identity(&self, mut key: MultiKey) -> MultiKey {
+        if !self.checksum {
+            key.check = 0;
         }
+        key
+    }
+
+    /// The node stored for `key`, looked up `ply` plies below the root, with its score
+    /// seen from the root (mate distances converted here and nowhere else). Whether the
+    /// node ends the search is the caller's decision ([`BoardNode::cutoff`]); a caller
+    /// that takes a cutoff says so with [`TranspositionTable::count_cutoff`]. A disabled
+    /// table (no capacity) answers `None` and counts nothing.
+    #[inline]
+    pub fn probe(&mut self, key: MultiKey, ply: i32) -> Option<BoardNode> {
+        let node = self.find(key)?;
+        Some(BoardNode {
+            score: to_root(node.score, ply),
+            ..node
+        })
+    }
+
+    /// Count a probe whose node decided the window (the `cutoffs` counter).
+    #[inline]
+    pub fn count_cutoff(&mut self) {
+        self.stats.cutoffs += 1;
+    }
+
+    /// The stored node for `key` as stored (node-relative), counting the probe.
+    #[inline]
+    fn find(&mut self, key: MultiKey) -> Option<BoardNode> {
+        if self.capacity == 0 {
+            return None;
+        }
+        self.stats.probes += 1;
+        let key = self.identity(key);
         let h = self.mixer.hash(key.hash);
         let mut collisions = 0;
         let found = self.shards.pick(h).find_mut(h, |s| {
@@ -155,32 +230,65 @@ impl TranspositionTable {
             false
         });
         self.stats.collisions += collisions;
-        let Some(slot) = found else {
-            return Probe::default();
-        };
+        let slot = found?;
         if slot.generation() != self.generation {
             slot.touch(self.generation);
         }
-        let node = slot.node();
         self.stats.hits += 1;
-        let cutoff = node.cutoff(depth, alpha, beta);
-        if cutoff.is_some() {
-            self.stats.cutoffs += 1;
-        }
-        Probe {
-            node: Some(node),
-            cutoff,
-        }
+        Some(slot.node())
     }
 
-    /// Store the result `node` for `key`, as the replacement policy allows. A new result
-    /// without a move keeps the move stored before for the same key.
-    pub fn store(&mut self, key: MultiKey, node: BoardNode) {
-        self.stats.stores += 1;
+    /// What the threat memo knows of `key` for a threat search `depth` deep: `None` if
+    /// nothing usable, `Some(Some((move, plies)))` for a proven win `plies` to the five,
+    /// `Some(None)` for a failure at least that deep.
+    pub fn recall_proof(&mut self, key: MultiKey, depth: Depth) -> Option<Proof> {
+        let node = self.find(key)?;
+        // A proof (exact, at PROVEN) or a failure (upper bound 0) as deep as asked.
+        let score = node.cutoff(depth, 0, 1)?;
+        self.count_cutoff();
+        Some((score >= WIN_BOUND).then(|| (node.best_move, WIN - score)))
+    }
+
+    /// Remember a threat search of `key` to `depth`: a win by `result`'s move in its number
+    /// of plies (kept for good), or a failure (`None`, reusable only as deep).
+    pub fn store_proof(&mut self, key: MultiKey, depth: Depth, result: Proof) {
+        let node = match result {
+            Some((best_move, dist)) => BoardNode {
+                score: WIN - dist,
+                depth: PROVEN,
+                best_move,
+                bound: Bound::Exact,
+            },
+            None => BoardNode {
+                score: 0,
+                depth,
+                best_move: Pos::NONE,
+                bound: Bound::Upper,
+            },
+        };
+        self.put(key, node);
+    }
+
+    /// Store the search result `node` (score seen from the root) for `key`, reached `ply`
+    /// plies below the root, as the replacement policy allows. A new result without a
+    /// move keeps the move stored before for the same key.
+    pub fn store(&mut self, key: MultiKey, node: BoardNode, ply: i32) {
+        self.put(
+            key,
+            BoardNode {
+                score: to_node(node.score, ply),
+                ..node
+            },
+        );
+    }
+
+    /// Store `node` as it is (node-relative) for `key`.
+    fn put(&mut self, key: MultiKey, node: BoardNode) {
         if self.capacity == 0 {
-            self.stats.rejected += 1;
             return;
         }
+        self.stats.stores += 1;
+        let key = self.identity(key);
         let h = self.mixer.hash(key.hash);
         let generation = self.generation;
         let policy = self.policy;

@@ -1,16 +1,12 @@
-//! Line shapes and their combinations, looked up from two tables built once at start-up.
+//! Line shapes and their combinations: what one line through an empty cell becomes if a
+//! colour plays there (`Pattern`), and the class its four lines make together (`Pattern4`).
 //!
 //! Every cell keeps, per direction, a 16-bit window: the 2-bit codes (empty, black, white,
-//! wall) of the four cells on each side. `PATTERN[window]` says what the line becomes for
-//! each colour if that colour played the cell (five, open four, four, open three, ...);
-//! `COMBO[four patterns]` folds the four directions into one class (`Pattern4`) and an
-//! evaluation share. A move touches at most 32 windows, so `play`/`undo` cost is fixed.
-//!
-//! The tables are exact for freestyle (five or more wins), where a window of four each
-//! side is enough. Under exactly-five and caro the shapes are freestyle's approximation;
-//! wins themselves are always decided by `Board::is_five`, which scans the real line.
-
-use std::sync::OnceLock;
+//! wall) of the four cells on each side. The shapes are classified once, by the memoised
+//! "add one more stone" recursion below, into the lookup tables of `tables`. The shapes
+//! are exact for freestyle (five or more wins), where a window of four each side is
+//! enough; under exactly-five and caro they are freestyle's approximation, and wins
+//! themselves are always decided by `Board::is_five`, which scans the real line.
 
 /// What one line through an empty cell becomes if a colour plays there, weakest first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -62,7 +58,7 @@ impl Pattern {
     ];
 
     #[inline]
-    fn from_u8(v: u8) -> Pattern {
+    pub(crate) fn from_u8(v: u8) -> Pattern {
         Pattern::ALL[(v as usize).min(12)]
     }
 
@@ -134,222 +130,96 @@ impl Pattern4 {
     }
 }
 
-/// Evaluation weight of one line pattern (a cell's share sums its four lines).
-const LINE_VALUE: [i16; 13] = [0, 1, 2, 3, 8, 10, 12, 9, 24, 28, 26, 90, 200];
-
-/// Extra weight for combination classes, which threaten more than their lines add up to.
-const COMBO_BONUS: [i16; Pattern4::COUNT] = [0, 0, 0, 6, 6, 0, 10, 60, 0, 20, 120, 160, 300];
-
-/// Per-cell state: the four windows and what they mean for each colour.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CellPatterns {
-    /// 2-bit codes of the cells at offsets -4..-1, 1..4 along each direction.
-    pub windows: [u16; 4],
-    /// Per colour: the four direction patterns, a nibble each (direction `d` at bits
-    /// `4d..4d+4`). This is the combination table's index as it stands, so a changed line
-    /// costs one nibble swap rather than gathering four bytes into a key.
-    keys: [u16; 2],
-    /// Combination class per colour.
-    pub p4: [Pattern4; 2],
-    /// Evaluation share per colour.
-    pub value: [i16; 2],
-}
-
-impl CellPatterns {
-    /// Shapes for a cell whose four windows are given.
-    pub fn from_windows(windows: [u16; 4]) -> CellPatterns {
-        let t = tables();
-        let mut keys = [0u16; 2];
-        for (d, &w) in windows.iter().enumerate() {
-            let both = t.line[w as usize] as u16;
-            keys[0] |= (both & 15) << (4 * d);
-            keys[1] |= (both >> 4) << (4 * d);
-        }
-        let [black, white] = keys.map(|k| t.combo[k as usize]);
-        CellPatterns {
-            windows,
-            keys,
-            p4: [black.p4, white.p4],
-            value: [black.value, white.value],
-        }
-    }
-
-    /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
-    #[inline]
-    pub fn line(&self, dir: usize, color_idx: usize) -> Pattern {
-        Pattern::from_u8(((self.keys[color_idx] >> (4 * dir)) & 15) as u8)
-    }
-}
-
-/// The two lookup tables.
-pub struct Tables {
-    /// Window → black pattern (low nibble) and white pattern (high nibble).
-    line: Box<[u8; 1 << 16]>,
-    /// Four direction patterns (a nibble each) → class and evaluation share.
-    combo: Box<[Combo; 1 << 16]>,
-}
-
-/// One combination table entry, laid out so `play` copies both fields as they are (a
-/// packed `u16` took four more instructions to split per lookup; the table is 256 KiB
-/// instead of 128 KiB, and only a small part of it is ever read).
-#[derive(Clone, Copy, Debug, Default)]
-struct Combo {
-    p4: Pattern4,
-    value: i16,
-}
-
-impl Tables {
-    /// Plain references to the two arrays, for a loop that wants them in registers.
-    #[inline]
-    pub fn refs(&self) -> TableRefs<'_> {
-        TableRefs {
-            line: &self.line,
-            combo: &self.combo,
-        }
-    }
-}
-
-/// The two tables borrowed as arrays: one load per lookup instead of two (through `Tables`'
-/// boxes), which matters in `play`'s innermost loop.
-#[derive(Clone, Copy)]
-pub struct TableRefs<'a> {
-    line: &'a [u8; 1 << 16],
-    combo: &'a [Combo; 1 << 16],
-}
-
-impl TableRefs<'_> {
-    /// Update one direction of an empty cell whose window became `window`, reporting each
-    /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
-    /// innermost loop of `play`, so it reads the cell once and skips the combination
-    /// lookup for a colour whose line shape did not change (the common case).
-    #[inline(always)]
-    pub fn update(
-        self,
-        cell: &mut CellPatterns,
-        dir: usize,
-        window: u16,
-        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
-    ) {
-        cell.windows[dir] = window;
-        let both = self.line[window as usize] as u16;
-        let shift = 4 * dir;
-        for c in 0..2 {
-            let nibble = (both >> (4 * c)) & 15;
-            let old_key = cell.keys[c];
-            let key = (old_key & !(15 << shift)) | nibble << shift;
-            if key != old_key {
-                cell.keys[c] = key;
-                let Combo { p4: p, value: v } = self.combo[key as usize];
-                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
-                cell.p4[c] = p;
-                cell.value[c] = v;
-            }
-        }
-    }
-}
-
-/// The process-wide tables, built on first use (a few milliseconds).
-pub fn tables() -> &'static Tables {
-    static TABLES: OnceLock<Tables> = OnceLock::new();
-    TABLES.get_or_init(build)
-}
-
 /// Cell contents as seen by the colour that plays the centre.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Seen {
+pub(crate) enum Seen {
     Empty = 0,
     Own = 1,
     Opp = 2,
     Wall = 3,
 }
 
-/// Nine cells, centre at index 4, packed 2 bits each for the memo.
-type Line = [Seen; 9];
+/// How a run of own stones through the centre is judged when the tables are built: the
+/// per-colour half of a rule (renju judges black and white differently).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FiveRule {
+    /// Six or more in a row is no five.
+    pub(crate) exact: bool,
+    /// A run of exactly five closed by opponent stones at both ends is no five.
+    pub(crate) caro: bool,
+}
 
-fn line_code(line: &Line) -> usize {
+impl FiveRule {
+    /// Five or more wins.
+    pub(crate) const FREESTYLE: FiveRule = FiveRule {
+        exact: false,
+        caro: false,
+    };
+}
+
+/// `N` cells, centre at index `N / 2`, packed 2 bits each for the memo.
+pub(crate) type Line<const N: usize> = [Seen; N];
+
+pub(crate) fn line_code<const N: usize>(line: &Line<N>) -> usize {
     line.iter()
         .enumerate()
         .fold(0, |acc, (i, &s)| acc | (s as usize) << (2 * i))
 }
 
-fn build() -> Tables {
-    let mut memo = vec![u8::MAX; 1 << 18];
-    let mut line = vec![0u8; 1 << 16];
-    for (w, slot) in line.iter_mut().enumerate() {
-        let mut both = 0u8;
-        for (shift, own) in [(0u8, 1usize), (4, 2)] {
-            let mut cells = [Seen::Own; 9];
-            for k in 0..8 {
-                let code = (w >> (2 * k)) & 3;
-                let seen = match code {
-                    0 => Seen::Empty,
-                    3 => Seen::Wall,
-                    c if c == own => Seen::Own,
-                    _ => Seen::Opp,
-                };
-                let idx = if k < 4 { k } else { k + 1 };
-                cells[idx] = seen;
-            }
-            both |= (classify(&cells, &mut memo) as u8) << shift;
-        }
-        *slot = both;
-    }
-    let mut combo = vec![Combo::default(); 1 << 16];
-    for (key, slot) in combo.iter_mut().enumerate() {
-        let pats: [Pattern; 4] =
-            std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
-        let p4 = combine(&pats);
-        let value: i16 =
-            pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
-        *slot = Combo { p4, value };
-    }
-    Tables {
-        // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
-        line: line.into_boxed_slice().try_into().expect("2^16 entries"),
-        combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
-    }
-}
-
-/// Length of the run of own stones through the centre.
-fn centre_run(line: &Line) -> usize {
+/// Length of the run of own stones through the centre, and the cells just beyond each
+/// end (`None` past the window).
+fn centre_run<const N: usize>(line: &Line<N>) -> (usize, Option<Seen>, Option<Seen>) {
+    let c = N / 2;
     let mut n = 1;
-    let mut i = 5;
-    while i < 9 && line[i] == Seen::Own {
+    let mut i = c + 1;
+    while i < N && line[i] == Seen::Own {
         n += 1;
         i += 1;
     }
-    let mut i = 4;
+    let right = line.get(i).copied();
+    let mut i = c;
     while i > 0 && line[i - 1] == Seen::Own {
         n += 1;
         i -= 1;
     }
-    n
+    let left = i.checked_sub(1).map(|k| line[k]);
+    (n, left, right)
+}
+
+/// Whether the centre's run is a winning line under `five`. The window must reach one cell
+/// beyond any five through the centre for `exact` or `caro` to be judged exactly (11
+/// cells); a longer run that reaches the window's edge is an overline either way.
+fn makes_five<const N: usize>(line: &Line<N>, five: FiveRule) -> bool {
+    let (n, left, right) = centre_run(line);
+    n >= 5
+        && !(five.exact && n > 5)
+        && !(five.caro && n == 5 && left == Some(Seen::Opp) && right == Some(Seen::Opp))
 }
 
 /// The pattern of a line whose centre holds an own stone: the memoised "add one more
 /// stone" recursion (a five at two cells is an open four, an open four at two cells is a
 /// connected open three, and so on down).
-fn classify(line: &Line, memo: &mut [u8]) -> Pattern {
+pub(crate) fn classify<const N: usize>(line: &Line<N>, memo: &mut [u8], five: FiveRule) -> Pattern {
     let code = line_code(line);
     if memo[code] != u8::MAX {
         return Pattern::from_u8(memo[code]);
     }
-    let result = classify_uncached(line, memo);
+    let result = classify_uncached(line, memo, five);
     memo[code] = result as u8;
     result
 }
 
-fn classify_uncached(line: &Line, memo: &mut [u8]) -> Pattern {
-    if centre_run(line) >= 5 {
+fn classify_uncached<const N: usize>(line: &Line<N>, memo: &mut [u8], five: FiveRule) -> Pattern {
+    if makes_five(line, five) {
         return Pattern::F5;
     }
     let blocked = |s: Seen| matches!(s, Seen::Opp | Seen::Wall);
-    let mut lo = 4;
+    let mut lo = N / 2;
     while lo > 0 && !blocked(line[lo - 1]) {
         lo -= 1;
     }
-    let mut hi = 4;
-    while hi < 8 && !blocked(line[hi + 1]) {
+    let mut hi = N / 2;
+    while hi < N - 1 && !blocked(line[hi + 1]) {
         hi += 1;
     }
     if hi - lo + 1 < 5 {
@@ -362,7 +232,7 @@ fn classify_uncached(line: &Line, memo: &mut [u8]) -> Pattern {
         }
         let mut next = *line;
         next[e] = Seen::Own;
-        counts[classify(&next, memo) as usize] += 1;
+        counts[classify(&next, memo, five) as usize] += 1;
     }
     let n = |p: Pattern| counts[p as usize];
     let fives = n(Pattern::F5);
@@ -396,7 +266,7 @@ fn classify_uncached(line: &Line, memo: &mut [u8]) -> Pattern {
 }
 
 /// Fold four line patterns into a combination class.
-fn combine(pats: &[Pattern; 4]) -> Pattern4 {
+pub(crate) fn combine(pats: &[Pattern; 4]) -> Pattern4 {
     let count = |f: &dyn Fn(Pattern) -> bool| pats.iter().filter(|&&p| f(p)).count();
     let fives = count(&|p| p == Pattern::F5);
     let open_fours = count(&|p| p == Pattern::F4);
@@ -450,7 +320,7 @@ mod tests {
         }
         assert_eq!(line[4], Seen::Own, "centre must be own in {s}");
         let mut memo = vec![u8::MAX; 1 << 18];
-        classify(&line, &mut memo)
+        classify(&line, &mut memo, FiveRule::FREESTYLE)
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! The lookup tables behind every cell's shapes, and the per-cell state they fill.
+//!
+//! `line[window]` says what the line becomes for each colour if that colour played the
+//! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`) and
+//! an evaluation share (weights from `weights`). A move touches a fixed number of
+//! windows, so `play`/`undo` cost is fixed.
+//!
+//! # The rule seam
+//!
+//! Tables are built per rule by [`tables`]. Freestyle's shapes need four cells each side
+//! of the cell (a 16-bit window). Exactly-five and caro need the fifth cell each side
+//! too, to see an overline or a five closed at both ends: their tables are *wide*, indexed
+//! by the 16-bit window plus the two outer cells' codes (20 bits), and the board keeps the
+//! fifth cells' shapes current only for wide tables, so freestyle pays nothing for them.
+//! Each colour is classified under its own half of the rule ([`FiveRule`]): that is where
+//! renju's black (exactly five) and white (five or more) plug in.
+
+use super::pattern::{classify, combine, FiveRule, Pattern, Pattern4, Seen};
+use super::weights::{COMBO_BONUS, LINE_VALUE};
+use crate::types::Rule;
+use std::sync::OnceLock;
+
+/// Per-cell state: the four windows and what they mean for each colour.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellPatterns {
+    /// 2-bit codes of the cells at offsets -4..-1, 1..4 along each direction.
+    pub windows: [u16; 4],
+    /// Per colour: the four direction patterns, a nibble each (direction `d` at bits
+    /// `4d..4d+4`). This is the combination table's index as it stands, so a changed line
+    /// costs one nibble swap rather than gathering four bytes into a key.
+    keys: [u16; 2],
+    /// Combination class per colour.
+    pub p4: [Pattern4; 2],
+    /// Evaluation share per colour.
+    pub value: [i16; 2],
+}
+
+impl CellPatterns {
+    /// Shapes for a cell whose four windows are given, with the codes of the cells five
+    /// steps away along each direction (`outer[d]`: the cell behind in bits 0-1, the cell
+    /// ahead in bits 2-3; read only by wide tables).
+    pub fn from_windows(windows: [u16; 4], outer: [u8; 4], t: &Tables) -> CellPatterns {
+        let mut keys = [0u16; 2];
+        for (d, &w) in windows.iter().enumerate() {
+            let both = t.lookup(w, outer[d]) as u16;
+            keys[0] |= (both & 15) << (4 * d);
+            keys[1] |= (both >> 4) << (4 * d);
+        }
+        let [black, white] = keys.map(|k| t.combo[k as usize]);
+        CellPatterns {
+            windows,
+            keys,
+            p4: [black.p4, white.p4],
+            value: [black.value, white.value],
+        }
+    }
+
+    /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
+    #[inline]
+    pub fn line(&self, dir: usize, color_idx: usize) -> Pattern {
+        Pattern::from_u8(((self.keys[color_idx] >> (4 * dir)) & 15) as u8)
+    }
+}
+
+/// The two lookup tables.
+pub struct Tables {
+    /// Window → black pattern (low nibble) and white pattern (high nibble).
+    line: Box<[u8; 1 << 16]>,
+    /// For wide tables: window plus the outer cells' codes (bits 16-19) → both patterns;
+    /// empty for freestyle.
+    wide: Box<[u8]>,
+    /// Four direction patterns (a nibble each) → class and evaluation share.
+    combo: Box<[Combo; 1 << 16]>,
+}
+
+/// One combination table entry, laid out so `play` copies both fields as they are (a
+/// packed `u16` took four more instructions to split per lookup; the table is 256 KiB
+/// instead of 128 KiB, and only a small part of it is ever read).
+#[derive(Clone, Copy, Debug, Default)]
+struct Combo {
+    p4: Pattern4,
+    value: i16,
+}
+
+impl Tables {
+    /// Plain references to the arrays, for a loop that wants them in registers.
+    #[inline]
+    pub fn refs(&self) -> TableRefs<'_> {
+        TableRefs {
+            line: &self.line,
+            wide: &self.wide,
+            combo: &self.combo,
+        }
+    }
+
+    /// Whether shapes read the fifth cell each side (see the module notes).
+    #[inline]
+    pub fn is_wide(&self) -> bool {
+        !self.wide.is_empty()
+    }
+
+    /// Both colours' patterns (a nibble each) for a window and its outer cells.
+    #[inline]
+    fn lookup(&self, window: u16, outer: u8) -> u8 {
+        if self.is_wide() {
+            self.wide[window as usize | (outer as usize & 15) << 16]
+        } else {
+            self.line[window as usize]
+        }
+    }
+}
+
+/// The two tables borrowed as arrays: one load per lookup instead of two (through `Tables`'
+/// boxes), which matters in `play`'s innermost loop.
+#[derive(Clone, Copy)]
+pub struct TableRefs<'a> {
+    line: &'a [u8; 1 << 16],
+    wide: &'a [u8],
+    combo: &'a [Combo; 1 << 16],
+}
+
+impl TableRefs<'_> {
+    /// Update one direction of an empty cell whose window became `window`, reporting each
+    /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
+    /// innermost loop of `play`, so it reads the cell once and skips the combination
+    /// lookup for a colour whose line shape did not change (the common case).
+    #[inline(always)]
+    pub fn update(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        window: u16,
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        cell.windows[dir] = window;
+        let both = self.line[window as usize] as u16;
+        self.refresh(cell, dir, both, changed);
+    }
+
+    /// As `update`, for a wide table: `outer` holds the codes of the cells five steps
+    /// behind (bits 0-1) and ahead (bits 2-3) along `dir`.
+    #[inline(always)]
+    pub fn update_wide(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        window: u16,
+        outer: u32,
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        cell.windows[dir] = window;
+        let both = self.wide[window as usize | (outer as usize) << 16] as u16;
+        self.refresh(cell, dir, both, changed);
+    }
+
+    /// Put both colours' new patterns along `dir` (nibbles of `both`) into the cell.
+    #[inline(always)]
+    fn refresh(
+        self,
+        cell: &mut CellPatterns,
+        dir: usize,
+        both: u16,
+        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+    ) {
+        let shift = 4 * dir;
+        for c in 0..2 {
+            let nibble = (both >> (4 * c)) & 15;
+            let old_key = cell.keys[c];
+            let key = (old_key & !(15 << shift)) | nibble << shift;
+            if key != old_key {
+                cell.keys[c] = key;
+                let Combo { p4: p, value: v } = self.combo[key as usize];
+                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
+                cell.p4[c] = p;
+                cell.value[c] = v;
+            }
+        }
+    }
+}
+
+/// The tables for `rule`, built on first use and shared by every board of that rule:
+/// freestyle's in a few milliseconds, a wide rule's in a few hundred.
+pub fn tables(rule: Rule) -> &'static Tables {
+    static FREESTYLE: OnceLock<Tables> = OnceLock::new();
+    static WIDE: [OnceLock<Tables>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    if rule.is_freestyle() {
+        return FREESTYLE.get_or_init(build);
+    }
+    let five = FiveRule {
+        exact: rule.exact_five,
+        caro: rule.caro,
+    };
+    let slot = match (rule.exact_five, rule.caro) {
+        (true, false) => 0,
+        (false, true) => 1,
+        _ => 2,
+    };
+    WIDE[slot].get_or_init(|| build_wide([five, five]))
+}
+
+/// The pattern of `w`'s line for the colour whose code is `own`, as a line of `N` cells:
+/// `N = 9` reads the 16-bit window, `N = 11` the outer cells (bits 16-19) too.
+fn line_of<const N: usize>(w: usize, own: usize) -> [Seen; N] {
+    let seen = |code: usize| match code {
+        0 => Seen::Empty,
+        3 => Seen::Wall,
+        c if c == own => Seen::Own,
+        _ => Seen::Opp,
+    };
+    let mut cells = [Seen::Own; N];
+    let pad = (N - 9) / 2;
+    for k in 0..8 {
+        let idx = if k < 4 { k } else { k + 1 };
+        cells[pad + idx] = seen((w >> (2 * k)) & 3);
+    }
+    if pad == 1 {
+        cells[0] = seen((w >> 16) & 3);
+        cells[N - 1] = seen((w >> 18) & 3);
+    }
+    cells
+}
+
+/// A wide rule's tables: every 20-bit window classified for black under `fives[0]` and
+/// for white under `fives[1]`.
+fn build_wide(fives: [FiveRule; 2]) -> Tables {
+    let narrow = build();
+    let mut memos = [vec![u8::MAX; 1 << 22], vec![u8::MAX; 1 << 22]];
+    let mut wide = vec![0u8; 1 << 20];
+    for (w, slot) in wide.iter_mut().enumerate() {
+        let mut both = 0u8;
+        for (c, own) in [1usize, 2].into_iter().enumerate() {
+            let cells = line_of::<11>(w, own);
+            both |= (classify(&cells, &mut memos[c], fives[c]) as u8) << (4 * c);
+        }
+        *slot = both;
+    }
+    Tables {
+        wide: wide.into_boxed_slice(),
+        ..narrow
+    }
+}
+
+fn build() -> Tables {
+    let mut memo = vec![u8::MAX; 1 << 18];
+    let mut line = vec![0u8; 1 << 16];
+    for (w, slot) in line.iter_mut().enumerate() {
+        let mut both = 0u8;
+        for (shift, own) in [(0u8, 1usize), (4, 2)] {
+            let cells = line_of::<9>(w, own);
+            both |= (classify(&cells, &mut memo, FiveRule::FREESTYLE) as u8) << shift;
+        }
+        *slot = both;
+    }
+    let mut combo = vec![Combo::default(); 1 << 16];
+    for (key, slot) in combo.iter_mut().enumerate() {
+        let pats: [Pattern; 4] =
+            std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
+        let p4 = combine(&pats);
+        let value: i16 =
+            pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
+        *slot = Combo { p4, value };
+    }
+    Tables {
+        // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
+        line: line.into_boxed_slice().try_into().expect("2^16 entries"),
+        wide: Box::new([]),
+        combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
+    }
+}

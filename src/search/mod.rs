@@ -1,0 +1,206 @@
+//! One move's thinking, and the result it hands back.
+//!
+//! - `mod.rs` (this file): the per-move driver: the forced answers, then our VCF, our VCT,
+//!   and iterative deepening, and [`SearchResult`];
+//! - `iterate`: iterative deepening with aspiration windows, and the safety net that
+//!   re-checks the chosen move against an opponent VCT;
+//! - `pvs`: the principal-variation search in stages;
+//! - `ordering`: move keys and the best-first picker;
+//! - `budget`, `limits`: what a search may spend (nodes, clock, outside stop).
+//!
+//! The order matters for strength and safety: a five is played and a five threat blocked
+//! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
+//! until the soft time target, and the last completed iteration's move is played.
+
+pub mod budget;
+mod iterate;
+pub mod limits;
+mod ordering;
+mod pvs;
+
+pub use pvs::{Search, MAX_PLY};
+
+use crate::board::{five_cells, Board, MoveList};
+use crate::eval::order_score;
+use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
+use crate::tt::TranspositionTable;
+use crate::types::{Pos, WIN};
+use budget::Budget;
+use iterate::{deepen, safety_net};
+use limits::Limits;
+use std::time::{Duration, Instant};
+
+/// The outcome of one search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play.
+    pub best: Pos,
+    /// Its score for the side to move.
+    pub score: crate::types::Score,
+    /// Deepest completed iteration.
+    pub depth: i32,
+    /// Deepest ply reached, extensions included.
+    pub seldepth: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Wall time spent.
+    pub elapsed: Duration,
+    /// Principal variation, starting with `best`.
+    pub pv: Vec<Pos>,
+}
+
+impl SearchResult {
+    /// A result that plays `best` with nothing searched yet (the move always ready).
+    pub fn ready(best: Pos) -> SearchResult {
+        SearchResult {
+            best,
+            score: 0,
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+}
+
+/// Deepest iteration when no limit is given.
+pub(super) const MAX_DEPTH: i32 = 64;
+/// Fours the root VCF may chain.
+const ROOT_VCF_FOURS: i32 = 40;
+/// Attacker moves the root VCT may chain.
+pub(super) const ROOT_VCT_DEPTH: i32 = 12;
+
+pub(super) fn deadline(start: Instant, d: Duration) -> Option<Instant> {
+    start.checked_add(d)
+}
+
+/// `num/den` of `d`, saturating: an unlimited budget (`Duration::MAX`) stays unlimited.
+pub(super) fn part(d: Duration, num: u32, den: u32) -> Duration {
+    d.saturating_mul(num) / den
+}
+
+/// The statically best cell: a move is always ready, even with no time at all.
+fn fallback(board: &Board, kind: NodeKind) -> Pos {
+    let moves = match kind {
+        NodeKind::Win => MoveList::from_slice(&five_cells(board, board.side_to_move(), 1)),
+        NodeKind::BlockFive(b) => smallvec::smallvec![b],
+        NodeKind::Lost => MoveList::from_slice(&five_cells(board, board.side_to_move().opp(), 1)),
+        NodeKind::Defend => defences(board),
+        NodeKind::Quiet => board.candidates(),
+    };
+    let best = moves
+        .iter()
+        .copied()
+        .filter(|&p| board.is_empty(p))
+        .max_by_key(|&p| (order_score(board, p), std::cmp::Reverse(p)));
+    best.or_else(|| first_empty(board)).unwrap_or(Pos::NONE)
+}
+
+fn first_empty(board: &Board) -> Option<Pos> {
+    let n = board.size();
+    (0..n * n)
+        .map(|i| Pos::new(i % n, i / n))
+        .find(|&p| board.is_empty(p))
+}
+
+/// The one-ply baseline: make five, block five, else the best cell by the static ordering
+/// (own threat, blocked threat, shape values), with no search at all.
+pub fn greedy(board: &Board, limits: &Limits) -> SearchResult {
+    let best = fallback(board, node_kind(board));
+    SearchResult {
+        best,
+        score: 0,
+        depth: 1,
+        seldepth: 1,
+        nodes: 1,
+        elapsed: limits.start.elapsed(),
+        pv: vec![best],
+    }
+}
+
+/// Think about the side to move's move in `board` (restored on return).
+pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) -> SearchResult {
+    let start = limits.start;
+    let hard = deadline(start, limits.hard);
+    let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
+    let max_depth = limits.max_depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let kind = node_kind(board);
+    let mut result = SearchResult::ready(fallback(board, kind));
+    let finish = |mut r: SearchResult| {
+        r.elapsed = start.elapsed();
+        if r.pv.first() != Some(&r.best) {
+            r.pv = vec![r.best];
+        }
+        r
+    };
+    if board.move_count() == 0 || !result.best.is_some() {
+        return finish(result);
+    }
+    match kind {
+        NodeKind::Win => {
+            result.score = WIN - 1;
+            return finish(result);
+        }
+        NodeKind::BlockFive(_) | NodeKind::Lost if max_depth <= 1 => return finish(result),
+        _ => {}
+    }
+
+    // Our own threat wins first: cheap to try, decisive when found.
+    let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
+    // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
+    let search_end = deadline(start, part(limits.hard, 4, 5));
+    let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
+    if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
+        let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
+        let tries = [
+            (Threat::Vcf, 2_000_000, threat_end),
+            (Threat::Vct, 3_000_000, vct_end),
+        ];
+        for (threat, nodes, end) in tries {
+            let mut sub = budget.child(nodes, end);
+            let mut ts = ThreatSearch::new(board, tt, &mut sub);
+            let line = match threat {
+                Threat::Vcf => ts.vcf(ROOT_VCF_FOURS),
+                Threat::Vct => ts.vct(ROOT_VCT_DEPTH),
+            };
+            budget.nodes += sub.nodes;
+            if let Some(line) = line {
+                result.best = line[0];
+                result.score = WIN - line.len() as i32;
+                // The proof's length in plies is the depth this result is good for (the
+                // `MESSAGE depth …` line would otherwise say 0).
+                result.depth = line.len() as i32;
+                result.seldepth = result.depth;
+                result.pv = line;
+                result.nodes = budget.nodes;
+                return finish(result);
+            }
+        }
+    }
+
+    let mut search = Search::new(board, tt, budget);
+    // A new iteration costs about three times the last one: none starts past half the soft
+    // target, so the move comes near that target and the rest of the cap is a reserve.
+    let last_start = deadline(start, limits.soft / 2);
+    deepen(&mut search, max_depth, last_start, &mut result);
+    safety_net(&mut search, limits, max_depth, &mut result);
+    finish(result)
+}
+
+/// The root's own threat searches, cheapest first.
+#[derive(Clone, Copy)]
+enum Threat {
+    Vcf,
+    Vct,
+}
+
+/// Fixed-depth alpha-beta only (no root threat search): what `bench` measures.
+pub fn search_fixed(board: &mut Board, tt: &mut TranspositionTable, depth: i32) -> SearchResult {
+    let limits = Limits::depth(depth);
+    let mut result = SearchResult::ready(fallback(board, node_kind(board)));
+    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None));
+    deepen(&mut search, depth, None, &mut result);
+    result.elapsed = limits.start.elapsed();
+    result
+}

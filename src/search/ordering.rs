@@ -1,0 +1,123 @@
+//! Move ordering: each move's key packs its ordering score and its cell into one integer,
+//! and the picker hands moves out best first by selection, since most nodes cut off after
+//! the first few moves and a full sort would be wasted.
+
+use super::pvs::Search;
+use crate::board::MoveList;
+use crate::eval::order_score;
+use crate::types::{Pos, Score};
+use smallvec::SmallVec;
+
+/// A move's ordering score and cell in one integer: higher scores first, and among equal
+/// scores the lower cell first. Comparing one `i64` is cheaper in the selection loop than
+/// comparing `(score, Reverse(cell))` pairs, and orders the same.
+#[inline]
+fn pack_order(score: Score, m: Pos) -> i64 {
+    ((score as i64) << 16) | (u16::MAX - m.0) as i64
+}
+
+/// The cell of a `pack_order` key.
+#[inline]
+fn unpack_order(key: i64) -> Pos {
+    Pos(u16::MAX - (key & 0xFFFF) as u16)
+}
+
+/// Ordering bonus of the table's move: above every static score.
+const TT_MOVE_BONUS: i32 = 1 << 24;
+/// Ordering bonuses of the two killer moves of a ply.
+const KILLER_BONUS: [i32; 2] = [400, 300];
+/// History counters are scaled down by this shift and capped at `HISTORY_CAP`.
+const HISTORY_SHIFT: u32 = 4;
+const HISTORY_CAP: i32 = 300;
+
+/// The moves of one node, handed out best first.
+pub(super) struct MovePicker {
+    keys: SmallVec<[i64; 64]>,
+    next: usize,
+}
+
+impl MovePicker {
+    /// Whether there is no move at all.
+    pub(super) fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The first move generated (before any is picked, keys are in generation order).
+    pub(super) fn first_generated(&self) -> Pos {
+        unpack_order(self.keys[0])
+    }
+
+    /// The best move not handed out yet, and how many were handed out before it.
+    #[inline]
+    pub(super) fn next(&mut self) -> Option<(usize, Pos)> {
+        let i = self.next;
+        if i >= self.keys.len() {
+            return None;
+        }
+        let mut pick = i;
+        let mut top = self.keys[i];
+        for (j, &key) in self.keys.iter().enumerate().skip(i + 1) {
+            if key > top {
+                top = key;
+                pick = j;
+            }
+        }
+        self.keys.swap(i, pick);
+        self.next += 1;
+        Some((i, unpack_order(top)))
+    }
+}
+
+impl Search<'_> {
+    /// A picker over `moves`.
+    pub(super) fn pick_from(&self, moves: &MoveList, tt_move: Pos, ply: usize) -> MovePicker {
+        MovePicker {
+            keys: moves
+                .iter()
+                .map(|&m| self.order_key(m, tt_move, ply))
+                .collect(),
+            next: 0,
+        }
+    }
+
+    /// A picker over `Board::candidates`, scored straight off the board scan.
+    pub(super) fn pick_candidates(&self, tt_move: Pos, ply: usize) -> MovePicker {
+        if self.board.move_count() == 0 {
+            // The empty board's candidate is the centre, which the scan does not produce.
+            return self.pick_from(&self.board.candidates(), tt_move, ply);
+        }
+        let mut keys = SmallVec::new();
+        self.board
+            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply)));
+        MovePicker { keys, next: 0 }
+    }
+
+    /// The ordering key of `m`: static score, table move, killers and history.
+    #[inline]
+    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize) -> i64 {
+        let me = self.board.side_to_move();
+        let killers = &self.killers[ply];
+        let mut s = order_score(self.board, m);
+        if m == tt_move {
+            s += TT_MOVE_BONUS;
+        } else if m == killers[0] {
+            s += KILLER_BONUS[0];
+        } else if m == killers[1] {
+            s += KILLER_BONUS[1];
+        }
+        s += (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(HISTORY_CAP);
+        pack_order(s, m)
+    }
+
+    /// Remember a quiet move that cut off at `ply` after a search of `depth`.
+    pub(super) fn reward(&mut self, m: Pos, ply: usize, depth: i32) {
+        let me = self.board.side_to_move();
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        let h = &mut self.history[me.idx()][m.index()];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+}

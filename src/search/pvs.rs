@@ -1,0 +1,420 @@
+//! Principal-variation search over the shared table, in stages that each read on one
+//! screen: node entry (budget, mate-distance bounds, forced outcomes), depth adjustment
+//! (forced replies cost no depth), the table, reverse futility, move generation, the move
+//! loop with late-move pruning and reductions, and the store. VCF is the quiescence.
+
+use super::budget::Budget;
+use super::ordering::MovePicker;
+use crate::board::{five_cells, Board, MoveList};
+use crate::eval::evaluate;
+use crate::eval::pattern::Pattern4;
+use crate::eval::weights::{FUTILITY_PER_PLY, LMR_DIVISOR};
+use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
+use crate::tt::{BoardNode, Bound, TranspositionTable};
+use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
+
+/// Deepest ply the search reaches (extensions included).
+pub const MAX_PLY: usize = 128;
+/// Late-move reductions by depth and move number: ln(d)·ln(i)/LMR_DIVISOR, rounded.
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR).round() as i32;
+        }
+    }
+    t
+});
+
+/// Fours a horizon VCF may chain.
+const QVCF_FOURS: i32 = 12;
+
+/// Search state for one move's thinking.
+pub struct Search<'a> {
+    pub(super) board: &'a mut Board,
+    tt: &'a mut TranspositionTable,
+    budget: Budget,
+    pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
+    pub(super) history: Box<[[i32; NUM_CELLS]; 2]>,
+    seldepth: i32,
+    pv: Vec<Vec<Pos>>,
+    /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
+    excluded: Vec<Pos>,
+    root_depth: i32,
+}
+
+/// What a node's entry found: a score to return at once, or the node's kind to search on.
+enum Entry {
+    Return(Score),
+    Search(NodeKind),
+}
+
+impl<'a> Search<'a> {
+    /// A search over `board` (restored when it returns) and `tt` within `budget`.
+    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable, budget: Budget) -> Self {
+        Search {
+            board,
+            tt,
+            budget,
+            killers: [[Pos::NONE; 2]; MAX_PLY + 1],
+            history: Box::new([[0; NUM_CELLS]; 2]),
+            seldepth: 0,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            excluded: Vec::new(),
+            root_depth: 1,
+        }
+    }
+
+    /// The principal variation of the last completed root search.
+    pub fn pv(&self) -> &[Pos] {
+        &self.pv[0]
+    }
+
+    /// Nodes visited so far (threat searches run through this search included).
+    pub fn nodes(&self) -> u64 {
+        self.budget.nodes
+    }
+
+    /// Deepest ply visited.
+    pub fn seldepth(&self) -> i32 {
+        self.seldepth
+    }
+
+    /// Whether the budget ran out.
+    pub fn stopped(&self) -> bool {
+        self.budget.stopped()
+    }
+
+    /// Whether `m` is an empty cell of the position searched.
+    pub fn is_empty(&self, m: Pos) -> bool {
+        self.board.is_empty(m)
+    }
+
+    /// Keep `m` out of later root searches while another move remains.
+    pub fn exclude(&mut self, m: Pos) {
+        self.excluded.push(m);
+    }
+
+    /// Whether `m` was excluded.
+    pub fn is_excluded(&self, m: Pos) -> bool {
+        self.excluded.contains(&m)
+    }
+
+    /// Move the search's deadline (see `Budget::extend_deadline`).
+    pub fn extend_deadline(&mut self, deadline: Option<std::time::Instant>) {
+        self.budget.extend_deadline(deadline);
+    }
+
+    /// Whether, after the side to move plays `m`, the opponent has a VCT of at most
+    /// `depth` attacker moves, found within `nodes` more nodes before `end`.
+    pub fn loses_to_vct(
+        &mut self,
+        m: Pos,
+        depth: i32,
+        nodes: u64,
+        end: Option<std::time::Instant>,
+    ) -> bool {
+        self.board.play(m);
+        let mut budget = self.budget.child(nodes, end);
+        let loses = ThreatSearch::new(self.board, self.tt, &mut budget)
+            .vct(depth)
+            .is_some();
+        self.board.undo().ok();
+        self.budget.nodes += budget.nodes;
+        loses
+    }
+
+    /// One full-width search of the root to `depth` in the window (alpha, beta).
+    pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
+        self.root_depth = depth;
+        self.pvs(alpha, beta, depth, 0, true)
+    }
+
+    fn pvs(&mut self, alpha: Score, beta: Score, depth: i32, ply: i32, is_pv: bool) -> Score {
+        let up = ply as usize;
+        self.pv[up].clear();
+        let (alpha, beta) = match self.bounds(alpha, beta, ply) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
+        let kind = match self.entry(ply) {
+            Entry::Return(score) => return score,
+            Entry::Search(kind) => kind,
+        };
+        let defence_moves = (kind == NodeKind::Defend).then(|| defences(self.board));
+        let depth = self.adjusted_depth(kind, depth, ply, defence_moves.as_ref());
+        if depth <= 0 {
+            return self.quiesce(beta, ply);
+        }
+
+        let key = self.board.key();
+        let hit = self.tt.probe(key, ply);
+        let tt_move = hit.map_or(Pos::NONE, |n| n.best_move);
+        if let Some(score) = hit.and_then(|n| n.cutoff(depth, alpha, beta)) {
+            self.tt.count_cutoff();
+            if !is_pv && ply > 0 {
+                return score;
+            }
+        }
+
+        let static_eval = evaluate(self.board);
+        // Reverse futility: far above beta in a quiet node at low depth.
+        if !is_pv
+            && kind == NodeKind::Quiet
+            && depth <= 3
+            && beta.abs() < WIN_BOUND
+            && static_eval - FUTILITY_PER_PLY * depth >= beta
+        {
+            return static_eval;
+        }
+
+        let picker = self.generate(kind, defence_moves, tt_move, ply);
+        if picker.is_empty() {
+            return static_eval;
+        }
+        let (best, best_move) = match self.move_loop(picker, kind, alpha, beta, depth, ply, is_pv) {
+            Ok(found) => found,
+            // Out of budget: the score is a bound of unknown quality, not worth storing.
+            Err(partial) => return partial,
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let node = BoardNode {
+            score: best,
+            depth,
+            best_move,
+            bound,
+        };
+        self.tt.store(key, node, ply);
+        best
+    }
+
+    /// Count the node and narrow the window to the mate distances still possible; `Err`
+    /// is a score to return at once.
+    #[inline]
+    fn bounds(&mut self, alpha: Score, beta: Score, ply: i32) -> Result<(Score, Score), Score> {
+        if self.budget.tick() {
+            return Err(0);
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if ply == 0 {
+            return Ok((alpha, beta));
+        }
+        let alpha = alpha.max(-WIN + ply);
+        let beta = beta.min(WIN - ply - 1);
+        if alpha >= beta {
+            Err(alpha)
+        } else {
+            Ok((alpha, beta))
+        }
+    }
+
+    /// The node's kind, or its score when that is decided without a search: a five to
+    /// make, two fives to face, an open four the opponent cannot answer with a four, a
+    /// full board, or the deepest ply.
+    fn entry(&mut self, ply: i32) -> Entry {
+        let kind = node_kind(self.board);
+        match kind {
+            NodeKind::Win => {
+                if ply == 0 {
+                    let me = self.board.side_to_move();
+                    if let Some(&f) = five_cells(self.board, me, 1).first() {
+                        self.pv[0] = vec![f];
+                    }
+                }
+                return Entry::Return(WIN - ply - 1);
+            }
+            NodeKind::Lost if ply > 0 => return Entry::Return(-(WIN - ply - 2)),
+            _ => {}
+        }
+        let me = self.board.side_to_move();
+        if ply > 0
+            && self.board.rule().is_freestyle()
+            && kind == NodeKind::Quiet
+            && self.board.count(me, Pattern4::BFlex4) > 0
+            && self.board.count_at_least(me.opp(), Pattern4::EBlock4) == 0
+        {
+            return Entry::Return(WIN - ply - 3);
+        }
+        if self.board.is_full() {
+            return Entry::Return(0);
+        }
+        if ply as usize >= MAX_PLY {
+            return Entry::Return(evaluate(self.board));
+        }
+        Entry::Search(kind)
+    }
+
+    /// Forced replies cost no depth: blocking a five always; answering an open three when
+    /// there are only a few answers (within twice the root depth, so threat chains end),
+    /// and at the horizon an open three is never left unanswered.
+    fn adjusted_depth(
+        &self,
+        kind: NodeKind,
+        depth: i32,
+        ply: i32,
+        defence_moves: Option<&MoveList>,
+    ) -> i32 {
+        let mut depth = depth;
+        if matches!(kind, NodeKind::BlockFive(_)) {
+            depth += 1;
+        }
+        if let Some(d) = defence_moves {
+            if (d.len() <= 4 && ply < 2 * self.root_depth) || (depth <= 0 && ply < 48) {
+                depth = depth.max(0) + 1;
+            }
+        }
+        depth
+    }
+
+    /// The moves of a node of `kind`, in a picker.
+    fn generate(
+        &self,
+        kind: NodeKind,
+        defence_moves: Option<MoveList>,
+        tt_move: Pos,
+        ply: i32,
+    ) -> MovePicker {
+        let up = ply as usize;
+        if kind == NodeKind::Quiet && (ply > 0 || self.excluded.is_empty()) {
+            // The common case: every candidate, scored straight off the board scan.
+            return self.pick_candidates(tt_move, up);
+        }
+        let mut moves = match kind {
+            NodeKind::BlockFive(b) => MoveList::from_slice(&[b]),
+            NodeKind::Lost => {
+                // At the root, still pick a move: block one of the fives.
+                let opp = self.board.side_to_move().opp();
+                MoveList::from_slice(&five_cells(self.board, opp, 1))
+            }
+            NodeKind::Defend => defence_moves.unwrap_or_default(),
+            _ => self.board.candidates(),
+        };
+        if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
+            let kept: MoveList = moves
+                .iter()
+                .copied()
+                .filter(|m| !self.excluded.contains(m))
+                .collect();
+            if !kept.is_empty() {
+                moves = kept;
+            }
+        }
+        self.pick_from(&moves, tt_move, up)
+    }
+
+    /// Search the moves best first; returns the best score and move. Stops at a beta
+    /// cutoff (rewarding a quiet cutoff move); `Err` with the best so far when the budget
+    /// runs out.
+    #[allow(clippy::too_many_arguments)]
+    fn move_loop(
+        &mut self,
+        mut picker: MovePicker,
+        kind: NodeKind,
+        mut alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: i32,
+        is_pv: bool,
+    ) -> Result<(Score, Pos), Score> {
+        let up = ply as usize;
+        let me = self.board.side_to_move();
+        let opp = me.opp();
+        let quiet_node = kind == NodeKind::Quiet;
+        let mut best = -INF;
+        let mut best_move = picker.first_generated();
+        while let Some((i, m)) = picker.next() {
+            let own_class = self.board.p4(m, me);
+            let opp_class = self.board.p4(m, opp);
+            if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
+                // Late-move pruning: the ordering put the useful moves first.
+                if i >= 3 + (depth * depth) as usize * 2 {
+                    break;
+                }
+                // A move that builds nothing and blocks nothing is not worth a shallow look.
+                if depth <= 3 && own_class == Pattern4::None && opp_class == Pattern4::None {
+                    continue;
+                }
+            }
+            let reducible =
+                quiet_node && own_class < Pattern4::HFlex3 && opp_class < Pattern4::HFlex3;
+            self.board.play(m);
+            let score = self.search_move(i, reducible, alpha, beta, depth, ply, is_pv);
+            self.board.undo().ok();
+            if self.budget.stopped() {
+                return Err(best.max(alpha));
+            }
+            if score > best {
+                best = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(up + 1);
+                    head[up].clear();
+                    head[up].push(m);
+                    head[up].extend_from_slice(&tail[0]);
+                    if score >= beta {
+                        if quiet_node && own_class < Pattern4::EBlock4 {
+                            self.reward(m, up, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        Ok((best, best_move))
+    }
+
+    /// The score of the `i`-th move, just played: the first with the full window, the
+    /// others with a null window (reduced if `reducible`), re-searched when they beat it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn search_move(
+        &mut self,
+        i: usize,
+        reducible: bool,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: i32,
+        is_pv: bool,
+    ) -> Score {
+        if i == 0 {
+            return -self.pvs(-beta, -alpha, depth - 1, ply + 1, is_pv);
+        }
+        let mut r = 0;
+        if depth >= 2 && i >= 2 && reducible {
+            r = LMR[depth.min(63) as usize][i.min(63)] - is_pv as i32;
+            r = r.clamp(0, depth - 1);
+        }
+        let mut score = -self.pvs(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+        if score > alpha && r > 0 {
+            score = -self.pvs(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+        }
+        if score > alpha && score < beta {
+            score = -self.pvs(-beta, -alpha, depth - 1, ply + 1, true);
+        }
+        score
+    }
+
+    /// Horizon: stand pat on the evaluation unless a VCF wins.
+    fn quiesce(&mut self, beta: Score, ply: i32) -> Score {
+        let me = self.board.side_to_move();
+        let stand = evaluate(self.board);
+        if stand >= beta {
+            return stand;
+        }
+        if self.board.count_at_least(me, Pattern4::EBlock4) > 0 {
+            let found = ThreatSearch::new(self.board, self.tt, &mut self.budget).vcf(QVCF_FOURS);
+            if let Some(line) = found {
+                return WIN - ply - line.len() as i32;
+            }
+        }
+        stand
+    }
+}

@@ -1,0 +1,83 @@
+//! Forced nodes: what the side to move faces (a five to make or to block, an open four to
+//! answer), read from the pattern counters in O(1), and the answers to an open-four threat.
+
+use crate::board::{cells_at_least, five_cells, window_empties, Board, MoveList};
+use crate::eval::pattern::{Pattern, Pattern4};
+use crate::types::{Color, Pos, DIRS};
+
+/// What the side to move faces, from the counters alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// The side to move can make five.
+    Win,
+    /// The opponent can make five in two different cells: lost.
+    Lost,
+    /// The opponent can make five in one cell: that cell is the only move.
+    BlockFive(Pos),
+    /// The opponent threatens an open four or double four: defend or counter with fours.
+    Defend,
+    /// Nothing forced.
+    Quiet,
+}
+
+/// Classify the node for the side to move.
+pub fn node_kind(board: &Board) -> NodeKind {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if !five_cells(board, me, 1).is_empty() {
+        return NodeKind::Win;
+    }
+    let opp_fives = five_cells(board, opp, 2);
+    match opp_fives.len() {
+        0 => {}
+        1 => return NodeKind::BlockFive(opp_fives[0]),
+        _ => return NodeKind::Lost,
+    }
+    if board.count(opp, Pattern4::BFlex4) > 0 {
+        NodeKind::Defend
+    } else {
+        NodeKind::Quiet
+    }
+}
+
+/// Answers to an opponent's open-four threat: on each line where a cell would give the
+/// opponent an open four (or a double four), every cell where the opponent would make a four
+/// on that line (the blocks of a three are exactly those), plus every own four anywhere.
+pub fn defences(board: &Board) -> MoveList {
+    let me = board.side_to_move();
+    let att = me.opp();
+    let mut out = threat_blocks(board, att);
+    for p in cells_at_least(board, me, Pattern4::EBlock4) {
+        if !out.contains(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Cells that break `att`'s open-four threats (see `defences`); empty if there are none.
+pub fn threat_blocks(board: &Board, att: Color) -> MoveList {
+    let mut out = MoveList::new();
+    let ci = att.idx();
+    for f in cells_at_least(board, att, Pattern4::BFlex4) {
+        if board.p4(f, att) != Pattern4::BFlex4 {
+            continue;
+        }
+        if !out.contains(&f) {
+            out.push(f);
+        }
+        // `f` is empty, so its windows are current.
+        let cell = board.cell(f);
+        for (d, &dir) in DIRS.iter().enumerate() {
+            if cell.line(d, ci) < Pattern::B4 {
+                continue;
+            }
+            window_empties(f, dir, cell.windows[d], |p| {
+                if board.cell(p).line(d, ci) >= Pattern::B4 && !out.contains(&p) {
+                    out.push(p);
+                }
+            });
+        }
+    }
+    out
+}

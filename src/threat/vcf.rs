@@ -1,0 +1,118 @@
+//! VCF: victory by continuous fours. Every attacker move is a four, so the defender's
+//! reply is forced and the tree is narrow; it is the root's first try and the
+//! alpha-beta's quiescence search.
+
+use super::{Entry, ProofLine, ThreatSearch, VCF_SALT};
+use crate::board::{cells_at_least, scan_lines, Board};
+use crate::eval::pattern::Pattern4;
+use crate::types::{Color, Pos};
+use smallvec::SmallVec;
+
+impl ThreatSearch<'_> {
+    /// Search for a VCF of the side to move up to `max_fours` fours. On success returns the
+    /// proof line (attacker's first move first).
+    pub fn vcf(&mut self, max_fours: i32) -> Option<ProofLine> {
+        let mut line = ProofLine::new();
+        self.vcf_node(max_fours, &mut line).map(|_| {
+            line.reverse();
+            line
+        })
+    }
+
+    /// One attacker node of the VCF; returns the number of plies to the five.
+    pub(super) fn vcf_node(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
+        let (me, opp_five) = match self.attacker_entry(depth, line) {
+            Entry::Won => return Some(1),
+            Entry::Failed => return None,
+            Entry::Open(me, opp_five) => (me, opp_five),
+        };
+        let key = self.key(VCF_SALT);
+        if let Some(known) = self.tt.recall_proof(key, depth) {
+            let (mv, dist) = known?;
+            if mv.is_some() && dist == 1 {
+                line.push(mv);
+                return Some(1);
+            }
+        }
+        let moves: SmallVec<[Pos; 32]> = match opp_five {
+            // A four that is also the forced block is the only way on.
+            Some(b) if self.board.p4(b, me) >= Pattern4::EBlock4 => SmallVec::from_slice(&[b]),
+            Some(_) => return None,
+            None => self.four_moves(me),
+        };
+        let mut result = None;
+        for m in moves {
+            if let Some(dist) = self.try_four(m, depth, line) {
+                result = Some((m, dist));
+                break;
+            }
+            if self.budget.stopped() {
+                return None;
+            }
+        }
+        if !self.budget.stopped() {
+            self.tt.store_proof(key, depth, result);
+        }
+        result.map(|(_, d)| d)
+    }
+
+    /// The attacker's four-making cells, strongest class first.
+    fn four_moves(&self, me: Color) -> SmallVec<[Pos; 32]> {
+        let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::EBlock4)
+            .into_iter()
+            .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
+            .collect();
+        let last = self.board.recent_move(1);
+        moves.sort_by_key(|&p| {
+            let near = last.map_or(0, |l| (l.distance(p) <= 2) as i32);
+            -(self.board.p4(p, me) as i32 * 4 + near)
+        });
+        moves
+    }
+
+    /// Play the four `m`, the forced block, and continue; undo both.
+    fn try_four(&mut self, m: Pos, depth: i32, line: &mut ProofLine) -> Option<i32> {
+        let me = self.board.side_to_move();
+        self.board.play(m);
+        let fives = own_fives_after(self.board, m, me);
+        let result = match fives.len() {
+            0 => None,
+            1 => {
+                let block = fives[0];
+                self.board.play(block);
+                let r = self.vcf_node(depth - 1, line);
+                self.board.undo().ok();
+                r.map(|d| {
+                    line.push(block);
+                    d + 2
+                })
+            }
+            _ => {
+                // Two five cells: the defender blocks one, the other wins.
+                line.push(fives[1]);
+                line.push(fives[0]);
+                Some(3)
+            }
+        };
+        self.board.undo().ok();
+        if result.is_some() {
+            line.push(m);
+        }
+        result
+    }
+}
+
+/// Five cells of `color` on the lines through `m` (the four it just made).
+fn own_fives_after(board: &Board, m: Pos, color: Color) -> SmallVec<[Pos; 4]> {
+    let mut out = SmallVec::new();
+    scan_lines(board, m, |p| {
+        if out.len() < 2
+            && !out.contains(&p)
+            && board.p4(p, color) == Pattern4::AFive
+            && (board.rule().is_freestyle() || board.is_five(p, color))
+        {
+            out.push(p);
+        }
+    });
+    out
+}

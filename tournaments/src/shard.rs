@@ -1,0 +1,239 @@
+//! Shards: one tournament split over many processes or machines, and merged back.
+//!
+//! `--shard K/N` (K from 0 to N−1, the way Slurm array and Kubernetes Indexed Job indices
+//! count) plays the games whose number g has (g − 1) mod N = K: a fixed slice, the same on
+//! every machine, that interleaves pairs and openings so each shard is a fair sample. Each
+//! shard writes its own output folder, whose `results.jsonl` header names the shard and the
+//! configuration's fingerprint. [`merge`] reads such folders (without changing them), refuses
+//! journals of different configurations or holding the same game twice, and writes one
+//! `results.jsonl`, `summary.md` and `games/` for the whole tournament.
+
+use crate::fingerprint::{Fingerprint, Header};
+use crate::journal::{self, Journal};
+use crate::record::GameRecord;
+use crate::report::Summary;
+use crate::schedule::Pairing;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Slice `index` of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 0-based.
+    pub index: usize,
+    /// Number of shards, at least 1.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with `0 <= K < N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = |why: &str| format!("--shard {text:?}: {why} (expected K/N with 0 <= K < N)");
+        let (k, n) = text.split_once('/').ok_or_else(|| bad("no '/'"))?;
+        let index: usize = k.trim().parse().map_err(|_| bad("K is not a number"))?;
+        let count: usize = n.trim().parse().map_err(|_| bad("N is not a number"))?;
+        if count == 0 {
+            return Err(bad("N must be at least 1"));
+        }
+        if index >= count {
+            return Err(bad("K must be below N (shards count from 0)"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game number `game` (1-based) is in this shard.
+    pub fn contains(&self, game: usize) -> bool {
+        game >= 1 && (game - 1) % self.count == self.index
+    }
+
+    /// The games of `schedule` in this shard, in schedule order.
+    pub fn slice(&self, schedule: Vec<Pairing>) -> Vec<Pairing> {
+        schedule
+            .into_iter()
+            .filter(|p| self.contains(p.game))
+            .collect()
+    }
+
+    /// `2/4`, or `none` for a whole-schedule run.
+    pub fn describe(shard: Option<Shard>) -> String {
+        shard.map_or("none".to_string(), |s| format!("{}/{}", s.index, s.count))
+    }
+}
+
+/// A merged tournament.
+#[derive(Clone, Debug)]
+pub struct Merged {
+    /// Every game of every journal, in game order.
+    pub records: Vec<GameRecord>,
+    /// Games in the whole schedule.
+    pub total: usize,
+    /// Scheduled games no journal holds.
+    pub missing: Vec<usize>,
+    /// Totals over `records`.
+    pub summary: Summary,
+    /// `summary.md` as written.
+    pub markdown: String,
+}
+
+/// Merges the output folders `dirs` (each with a `results.jsonl`) into `out`.
+pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
+    if dirs.is_empty() {
+        return Err("merge needs at least one results folder".into());
+    }
+    // Writing the merge into one of its inputs would overwrite that shard's journal.
+    let same = |a: &Path, b: &Path| match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    };
+    if let Some(d) = dirs.iter().find(|d| same(d, out)) {
+        return Err(format!(
+            "--out {} is one of the folders to merge; choose a new folder",
+            d.display()
+        ));
+    }
+    let mut first: Option<(PathBuf, Header)> = None;
+    // Game number -> (record, folder it came from).
+    let mut games: BTreeMap<usize, (GameRecord, PathBuf)> = BTreeMap::new();
+    for dir in dirs {
+        let path = dir.join("results.jsonl");
+        let (records, recovery) = journal::read(&path)?;
+        let header = recovery.header.ok_or_else(|| {
+            format!(
+                "{} has no configuration fingerprint (written by an older runner?); cannot tell \
+                 which tournament its games belong to",
+                path.display()
+            )
+        })?;
+        match &first {
+            None => first = Some((dir.clone(), header)),
+            Some((d0, h0)) => {
+                let diffs = h0.fingerprint.differences(&header.fingerprint);
+                if !diffs.is_empty() {
+                    return Err(format!(
+                        "{} and {} are results of different configurations ({}): refusing to merge",
+                        d0.display(),
+                        dir.display(),
+                        diffs
+                            .join("; ")
+                            .replace("in the results", "in the first")
+                            .replace(" now", " in the other")
+                    ));
+                }
+            }
+        }
+        for r in records {
+            if let Some((_, other)) = games.get(&r.game) {
+                return Err(format!(
+                    "game {} is in both {} and {}: refusing to count it twice (were two shards run with the same index?)",
+                    r.game,
+                    other.display(),
+                    dir.display()
+                ));
+            }
+            games.insert(r.game, (r, dir.clone()));
+        }
+    }
+    let Some((_, header)) = first else {
+        return Err("no journal read".into());
+    };
+    let fp = &header.fingerprint;
+    let total = fp.total_games().unwrap_or(games.len());
+    if let Some(&g) = games.keys().find(|&&g| g == 0 || g > total) {
+        return Err(format!("game {g} is outside the schedule of {total} games"));
+    }
+    let missing: Vec<usize> = (1..=total).filter(|g| !games.contains_key(g)).collect();
+
+    let games_dir = out.join("games");
+    std::fs::create_dir_all(&games_dir)
+        .map_err(|e| format!("cannot create {}: {e}", games_dir.display()))?;
+    let mut journal = Journal::create(&out.join("results.jsonl"))?;
+    journal.write_header(&Header::new(fp.clone(), None))?;
+    let mut records = Vec::with_capacity(games.len());
+    for (record, dir) in games.into_values() {
+        // The game file travels with its record (best effort: a shard may have lost it).
+        let from = dir.join(&record.psq);
+        if from.is_file() {
+            let to = out.join(&record.psq);
+            std::fs::copy(&from, &to)
+                .map_err(|e| format!("cannot copy {} to {}: {e}", from.display(), to.display()))?;
+        }
+        journal.append(&record)?;
+        records.push(record);
+    }
+
+    let names = fp.engine_names();
+    let summary = Summary::new(&names, &records);
+    let markdown = summary.markdown(&header_lines(fp, dirs, &missing), total);
+    let path = out.join("summary.md");
+    std::fs::write(&path, &markdown)
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    Ok(Merged {
+        records,
+        total,
+        missing,
+        summary,
+        markdown,
+    })
+}
+
+fn header_lines(fp: &Fingerprint, dirs: &[PathBuf], missing: &[usize]) -> Vec<String> {
+    let shown: Vec<String> = dirs.iter().map(|d| format!("`{}`", d.display())).collect();
+    let settings: Vec<String> =
+        fp.0.iter()
+            .filter(|(k, _)| !k.starts_with("engine"))
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+    let engines: Vec<String> = (1..=fp.engine_names().len())
+        .map(|i| {
+            let get = |what: &str| {
+                fp.0.get(&format!("engine.{i}.{what}"))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            format!("{} = {} {}", get("name"), get("command"), get("args"))
+        })
+        .collect();
+    let mut lines = vec![
+        format!("merged from {} journals: {}", dirs.len(), shown.join(", ")),
+        format!("settings: {}", settings.join(", ")),
+        format!("engines: {}", engines.join(", ")),
+    ];
+    if !missing.is_empty() {
+        let list: Vec<String> = missing.iter().take(20).map(usize::to_string).collect();
+        let more = if missing.len() > 20 { ", …" } else { "" };
+        lines.push(format!(
+            "missing games ({}): {}{more}",
+            missing.len(),
+            list.join(", ")
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_slice() {
+        assert_eq!(Shard::parse("0/4"), Ok(Shard { index: 0, count: 4 }));
+        assert_eq!(Shard::parse(" 3 / 4 "), Ok(Shard { index: 3, count: 4 }));
+        for bad in ["4/4", "1/0", "a/2", "1", "-1/2"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+        // Every game lands in exactly one of the shards.
+        for n in 1..6 {
+            for g in 1..40 {
+                let owners = (0..n)
+                    .filter(|&k| Shard { index: k, count: n }.contains(g))
+                    .count();
+                assert_eq!(owners, 1, "game {g} of {n} shards");
+            }
+        }
+        let s = crate::schedule::build(3, 2, 2, false);
+        let part = Shard { index: 1, count: 4 }.slice(s);
+        let games: Vec<usize> = part.iter().map(|p| p.game).collect();
+        assert_eq!(games, [2, 6, 10]);
+    }
+}
