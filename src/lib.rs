@@ -9,7 +9,8 @@
 //! | [`board`] | stones, Zobrist keys ([`MultiKey`]), incremental line windows and their undo records, candidate scan, five cells, the per-rule win check, `validate` and diagrams |
 //! | [`eval`] | line shapes and combination classes, the lookup tables built per rule, **every weight** (`eval/weights.rs`), `evaluate` and the static move score |
 //! | [`threat`] | forced nodes, VCF, VCT, quiet threats and threat defences |
-//! | [`search`] | the per-move driver and [`SearchResult`], iterative deepening and the safety net, PVS in stages, the move picker, budget and limits |
+//! | [`search`] | the per-move driver and [`SearchResult`], iterative deepening and the safety net, PVS in stages, the move picker, limits |
+//! | [`budget`] | the node and clock budget shared by the threat searches and the alpha-beta |
 //! | [`tt`] | the `hashbrown` transposition table: key identity (checksum or not), mate scores converted by ply, threat proofs, replacement, counters |
 //! | [`engine`] | the game record, the table and a search behind one API |
 //! | [`brain`] | the protocol state machine: commands in, responses out, no I/O |
@@ -36,6 +37,7 @@
 pub mod bench;
 pub mod board;
 pub mod brain;
+pub mod budget;
 pub mod engine;
 pub mod eval;
 pub mod search;

@@ -70,16 +70,22 @@ impl Brain {
     /// Send a move request and read the two MESSAGE lines and the move; return the move and
     /// the time from sending to receiving it.
     fn request(&mut self, line: &str) -> (Coord, Duration) {
+        let (_, _, c, elapsed) = self.request_report(line);
+        (c, elapsed)
+    }
+
+    /// `request`, also returning the human MESSAGE line and the parsed table line.
+    fn request_report(&mut self, line: &str) -> (String, TtReport, Coord, Duration) {
         let sent = Instant::now();
         self.send(line);
         let human = self.line();
         assert!(human.starts_with("MESSAGE depth "), "{human}");
         let tt = self.line();
-        assert!(TtReport::parse_line(&tt).is_ok(), "{tt}");
+        let report = TtReport::parse_line(&tt).unwrap_or_else(|e| panic!("{tt}: {e:?}"));
         let reply = self.line();
         let elapsed = sent.elapsed();
         match Response::parse(&reply) {
-            Ok(Response::Move(c)) => (c, elapsed),
+            Ok(Response::Move(c)) => (human, report, c, elapsed),
             other => panic!("{line} -> {reply:?} ({other:?})"),
         }
     }
@@ -327,29 +333,7 @@ fn megabyte_lines_do_not_grow_memory() {
 #[test]
 fn mid_search_timeout_turn_zero_stops_the_search() {
     let mut brain = Brain::spawn();
-    brain.send("START 20");
-    assert_eq!(brain.line(), "OK");
-    brain.send("INFO timeout_turn 30000");
-    // A quiet position: no forced answer, no threat win, so the search would use its time.
-    for line in [
-        "BOARD", "9,9,1", "10,10,2", "11,8,1", "8,11,2", "12,12,1", "7,7,2", "DONE",
-    ] {
-        brain.send(line);
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    let stop = Instant::now();
-    brain.send("INFO timeout_turn 0");
-    let reply = loop {
-        let line = brain.line();
-        if !line.starts_with("MESSAGE") {
-            break line;
-        }
-    };
-    let waited = stop.elapsed();
-    assert!(
-        matches!(Response::parse(&reply), Ok(Response::Move(_))),
-        "{reply}"
-    );
+    let (_, waited) = stop_mid_search(&mut brain, "INFO timeout_turn 0", 100);
     assert!(
         waited < Duration::from_millis(300),
         "move came {waited:?} after the stop"
@@ -369,12 +353,11 @@ fn start_long_search(brain: &mut Brain) {
     }
 }
 
-/// The reply to a stop sent 300 ms into a 30 s search: the move comes within 150 ms (after
-/// its two MESSAGE lines), and the game then goes on normally.
-fn stop_gives_a_move_at_once(stop_line: &str) {
-    let mut brain = Brain::spawn();
-    start_long_search(&mut brain);
-    std::thread::sleep(Duration::from_millis(300));
+/// Start a 30 s search, send `stop_line` `after_ms` into it, and read the move that
+/// follows (after its MESSAGE lines): the move and how long after the stop it came.
+fn stop_mid_search(brain: &mut Brain, stop_line: &str, after_ms: u64) -> (Coord, Duration) {
+    start_long_search(brain);
+    std::thread::sleep(Duration::from_millis(after_ms));
     let sent = Instant::now();
     brain.send(stop_line);
     let reply = loop {
@@ -384,9 +367,17 @@ fn stop_gives_a_move_at_once(stop_line: &str) {
         }
     };
     let waited = sent.elapsed();
-    let Ok(Response::Move(ours)) = Response::parse(&reply) else {
-        panic!("{stop_line}: {reply}");
-    };
+    match Response::parse(&reply) {
+        Ok(Response::Move(c)) => (c, waited),
+        other => panic!("{stop_line}: {reply} ({other:?})"),
+    }
+}
+
+/// The reply to a stop sent 300 ms into a 30 s search: the move comes within 150 ms (after
+/// its two MESSAGE lines), and the game then goes on normally.
+fn stop_gives_a_move_at_once(stop_line: &str) {
+    let mut brain = Brain::spawn();
+    let (ours, waited) = stop_mid_search(&mut brain, stop_line, 300);
     assert!(
         waited < Duration::from_millis(150),
         "{stop_line}: move came {waited:?} after the stop"
@@ -439,17 +430,8 @@ fn a_disabled_table_reports_zero_counters() {
     brain.send("START 15");
     assert_eq!(brain.line(), "OK");
     for turn in ["TURN 7,7", "TURN 9,9"] {
-        brain.send(turn);
-        let human = brain.line();
-        assert!(human.starts_with("MESSAGE depth "), "{human}");
-        let tt = brain.line();
-        let report = TtReport::parse_line(&tt).expect("a tt line");
-        assert_eq!(report, TtReport::default(), "{tt}");
-        let reply = brain.line();
-        assert!(
-            matches!(Response::parse(&reply), Ok(Response::Move(_))),
-            "{reply}"
-        );
+        let (_, tt, _, _) = brain.request_report(turn);
+        assert_eq!(tt, TtReport::default());
     }
     brain.finish();
 }
@@ -465,13 +447,7 @@ fn the_pv_names_every_column_of_a_32_board_unambiguously() {
     for (x, y, f) in [(29, 5, 1), (30, 6, 2), (28, 5, 1), (27, 4, 2)] {
         brain.send(&format!("{x},{y},{f}"));
     }
-    brain.send("DONE");
-    let human = brain.line();
-    assert!(human.starts_with("MESSAGE depth "), "{human}");
-    let _tt = brain.line();
-    let Ok(Response::Move(best)) = Response::parse(&brain.line()) else {
-        panic!("no move after {human}");
-    };
+    let (human, _, best, _) = brain.request_report("DONE");
     let pv: Vec<&str> = human
         .split(" | pv ")
         .nth(1)

@@ -3,7 +3,7 @@
 //! search finds them, and each proof line is replayed on a fresh board to a real five.
 
 use std::time::Instant;
-use wuzi::search::budget::Budget;
+use wuzi::budget::Budget;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
 use wuzi::{Board, Color, Pos, Rule};

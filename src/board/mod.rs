@@ -370,3 +370,30 @@ impl Board {
         self.value[color.idx()]
     }
 }
+
+impl crate::eval::Shapes for Board {
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline]
+    fn value(&self, color: Color) -> i32 {
+        self.value[color.idx()]
+    }
+
+    #[inline]
+    fn count(&self, color: Color, p4: Pattern4) -> usize {
+        Board::count(self, color, p4)
+    }
+
+    #[inline]
+    fn count_at_least(&self, color: Color, p4: Pattern4) -> usize {
+        Board::count_at_least(self, color, p4)
+    }
+
+    #[inline]
+    fn cell(&self, pos: Pos) -> &CellPatterns {
+        &self.pats[pos.index()]
+    }
+}

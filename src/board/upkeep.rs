@@ -46,30 +46,36 @@ struct Upkeep<'a> {
 }
 
 impl Upkeep<'_> {
-    /// Touch the cells up to four steps either side of `base` along direction `D`. A line
-    /// stops at the first wall: the square board is convex and the padding is wider than
-    /// four cells, so every cell beyond a wall is a wall too. The steps are written out so
-    /// that every offset is a constant.
+    /// Touch the cells up to four steps either side of `base` along direction `D` (five
+    /// under wide tables, `WIDE`). A line stops at the first wall: the square board is
+    /// convex and the padding is wider than five cells, so every cell beyond a wall is a
+    /// wall too. The steps are written out so that every offset is a constant.
     #[inline(always)]
-    fn line<const D: usize>(&mut self, base: usize, code: u16) {
+    fn line<const D: usize, const WIDE: bool>(&mut self, base: usize, code: u16) {
         let dir = DIRS[D] as usize;
         // The cell k steps ahead sees `base` k steps behind it (slot 4 - k); the cell k
-        // steps behind sees it k steps ahead (slot 3 + k).
-        let _ = self.touch::<D>(base + dir, code << 6)
-            && self.touch::<D>(base + 2 * dir, code << 4)
-            && self.touch::<D>(base + 3 * dir, code << 2)
-            && self.touch::<D>(base + 4 * dir, code);
-        let _ = self.touch::<D>(base - dir, code << 8)
-            && self.touch::<D>(base - 2 * dir, code << 10)
-            && self.touch::<D>(base - 3 * dir, code << 12)
-            && self.touch::<D>(base - 4 * dir, code << 14);
+        // steps behind sees it k steps ahead (slot 3 + k); the cells five steps away see
+        // it through their outer cells, which are read off the stones.
+        let _ = self.touch::<D, WIDE>(base + dir, code << 6)
+            && self.touch::<D, WIDE>(base + 2 * dir, code << 4)
+            && self.touch::<D, WIDE>(base + 3 * dir, code << 2)
+            && self.touch::<D, WIDE>(base + 4 * dir, code)
+            && WIDE
+            && self.touch::<D, WIDE>(base + 5 * dir, 0);
+        let _ = self.touch::<D, WIDE>(base - dir, code << 8)
+            && self.touch::<D, WIDE>(base - 2 * dir, code << 10)
+            && self.touch::<D, WIDE>(base - 3 * dir, code << 12)
+            && self.touch::<D, WIDE>(base - 4 * dir, code << 14)
+            && WIDE
+            && self.touch::<D, WIDE>(base - 5 * dir, 0);
     }
 
     /// Save the empty cell `index`, XOR `bits` into its window along `D`, and refresh its
-    /// shapes. Skips an occupied cell (see `Board::pats`); returns false, touching nothing,
-    /// at a wall.
+    /// shapes (under wide tables reading its outer cells off the stones: the new stone is
+    /// already on the board). Skips an occupied cell (see `Board::pats`); returns false,
+    /// touching nothing, at a wall.
     #[inline(always)]
-    fn touch<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
+    fn touch<const D: usize, const WIDE: bool>(&mut self, index: usize, bits: u16) -> bool {
         let stone = self.cells[index];
         if stone != Stone::Empty {
             return stone != Stone::Wall;
@@ -83,56 +89,19 @@ impl Upkeep<'_> {
         let window = cell.windows[D] ^ bits;
         let counts = &mut *self.counts;
         let value = &mut *self.value;
-        self.tables.update(cell, D, window, |c, old, new, dv| {
+        let changed = |c: usize, old: Pattern4, new: Pattern4, dv: i32| {
             counts[c][old as usize] -= 1;
             counts[c][new as usize] += 1;
             value[c] += dv;
-        });
-        true
-    }
-
-    /// As `line`, for wide tables: also the cells five steps away, whose shapes read the
-    /// new stone through their outer cells.
-    #[inline(always)]
-    fn line_wide<const D: usize>(&mut self, base: usize, code: u16) {
-        let dir = DIRS[D] as usize;
-        let _ = self.touch_wide::<D>(base + dir, code << 6)
-            && self.touch_wide::<D>(base + 2 * dir, code << 4)
-            && self.touch_wide::<D>(base + 3 * dir, code << 2)
-            && self.touch_wide::<D>(base + 4 * dir, code)
-            && self.touch_wide::<D>(base + 5 * dir, 0);
-        let _ = self.touch_wide::<D>(base - dir, code << 8)
-            && self.touch_wide::<D>(base - 2 * dir, code << 10)
-            && self.touch_wide::<D>(base - 3 * dir, code << 12)
-            && self.touch_wide::<D>(base - 4 * dir, code << 14)
-            && self.touch_wide::<D>(base - 5 * dir, 0);
-    }
-
-    /// As `touch`, for wide tables: the outer cells' codes are read off the stones (the
-    /// new one is already on the board).
-    #[inline(always)]
-    fn touch_wide<const D: usize>(&mut self, index: usize, bits: u16) -> bool {
-        let stone = self.cells[index];
-        if stone != Stone::Empty {
-            return stone != Stone::Wall;
-        }
-        let dir = DIRS[D] as usize;
-        let outer = self.cells[index - 5 * dir] as u32 | (self.cells[index + 5 * dir] as u32) << 2;
-        let cell = &mut self.pats[index];
-        self.saved[self.n] = SavedCell {
-            index: index as u16,
-            pats: *cell,
         };
-        self.n += 1;
-        let window = cell.windows[D] ^ bits;
-        let counts = &mut *self.counts;
-        let value = &mut *self.value;
-        self.tables
-            .update_wide(cell, D, window, outer, |c, old, new, dv| {
-                counts[c][old as usize] -= 1;
-                counts[c][new as usize] += 1;
-                value[c] += dv;
-            });
+        if WIDE {
+            let dir = DIRS[D] as usize;
+            let outer =
+                self.cells[index - 5 * dir] as u32 | (self.cells[index + 5 * dir] as u32) << 2;
+            self.tables.update_wide(cell, D, window, outer, changed);
+        } else {
+            self.tables.update(cell, D, window, changed);
+        }
         true
     }
 }
@@ -265,17 +234,10 @@ impl Board {
             tables: self.tables.refs(),
         };
         let base = pos.index();
-        if WIDE {
-            up.line_wide::<0>(base, code);
-            up.line_wide::<1>(base, code);
-            up.line_wide::<2>(base, code);
-            up.line_wide::<3>(base, code);
-        } else {
-            up.line::<0>(base, code);
-            up.line::<1>(base, code);
-            up.line::<2>(base, code);
-            up.line::<3>(base, code);
-        }
+        up.line::<0, WIDE>(base, code);
+        up.line::<1, WIDE>(base, code);
+        up.line::<2, WIDE>(base, code);
+        up.line::<3, WIDE>(base, code);
         let n = up.n;
         self.saved_top = top + n;
         if let Some(rec) = self.undo_stack.last_mut() {

@@ -9,16 +9,32 @@
 //! the side to move can force next (an open three to extend, a four-three to play).
 
 pub mod pattern;
-pub(crate) mod tables;
+pub mod tables;
 pub(crate) mod weights;
 
-use crate::board::Board;
-use crate::types::{Pos, Score};
+use crate::types::{Color, Pos, Score};
 use pattern::Pattern4;
+use tables::CellPatterns;
 use weights::*;
 
+/// What the evaluation reads of a position: the incremental sums and class counts and the
+/// per-cell shapes that the board keeps. The board implements it; the evaluation never
+/// names the board, so the two modules do not depend on each other both ways.
+pub trait Shapes {
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// The sum of `color`'s per-cell shares over the empty cells.
+    fn value(&self, color: Color) -> i32;
+    /// How many empty cells give `color` the class `p4`.
+    fn count(&self, color: Color, p4: Pattern4) -> usize;
+    /// How many empty cells give `color` a class of at least `p4`.
+    fn count_at_least(&self, color: Color, p4: Pattern4) -> usize;
+    /// The shapes of the empty cell `pos`.
+    fn cell(&self, pos: Pos) -> &CellPatterns;
+}
+
 /// Evaluation of the position for the side to move, in the engine's score units.
-pub fn evaluate(board: &Board) -> Score {
+pub fn evaluate(board: &impl Shapes) -> Score {
     let me = board.side_to_move();
     let opp = me.opp();
     let base = board.value(me) - board.value(opp);
@@ -42,7 +58,7 @@ pub fn evaluate(board: &Board) -> Score {
 /// Static ordering score of `p` for the side to move: own threat, blocked threat, and the
 /// cell's evaluation shares.
 #[inline]
-pub fn order_score(board: &Board, p: Pos) -> i32 {
+pub fn order_score(board: &impl Shapes, p: Pos) -> i32 {
     let me = board.side_to_move();
     let cell = board.cell(p);
     let own = cell.p4[me.idx()] as usize;

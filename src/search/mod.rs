@@ -6,13 +6,13 @@
 //!   re-checks the chosen move against an opponent VCT;
 //! - `pvs`: the principal-variation search in stages;
 //! - `ordering`: move keys and the best-first picker;
-//! - `budget`, `limits`: what a search may spend (nodes, clock, outside stop).
+//! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),
+//!   turned into the shared node-and-clock [`Budget`](crate::budget::Budget).
 //!
 //! The order matters for strength and safety: a five is played and a five threat blocked
 //! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
 //! until the soft time target, and the last completed iteration's move is played.
 
-pub mod budget;
 mod iterate;
 pub mod limits;
 mod ordering;
@@ -21,11 +21,11 @@ mod pvs;
 pub use pvs::{Search, MAX_PLY};
 
 use crate::board::{five_cells, Board, MoveList};
+use crate::budget::Budget;
 use crate::eval::order_score;
 use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
 use crate::tt::TranspositionTable;
 use crate::types::{Pos, WIN};
-use budget::Budget;
 use iterate::{deepen, safety_net};
 use limits::Limits;
 use std::time::{Duration, Instant};

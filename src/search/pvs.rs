@@ -3,9 +3,9 @@
 //! (forced replies cost no depth), the table, reverse futility, move generation, the move
 //! loop with late-move pruning and reductions, and the store. VCF is the quiescence.
 
-use super::budget::Budget;
 use super::ordering::MovePicker;
 use crate::board::{five_cells, Board, MoveList};
+use crate::budget::Budget;
 use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::{FUTILITY_PER_PLY, LMR_DIVISOR};

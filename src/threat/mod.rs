@@ -20,7 +20,7 @@ mod vct;
 pub use forced::{defences, node_kind, threat_blocks, NodeKind};
 
 use crate::board::{five_cells, Board, MultiKey};
-use crate::search::budget::Budget;
+use crate::budget::Budget;
 use crate::tt::TranspositionTable;
 use crate::types::{Color, Pos};
 

@@ -1,8 +1,8 @@
 //! Unit tests of the threat searches' inner steps.
 
 use super::*;
+use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
-use crate::search::budget::Budget;
 use crate::types::Rule;
 use smallvec::SmallVec;
 
