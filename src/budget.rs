@@ -44,7 +44,7 @@ impl Budget {
         self.nodes += 1;
         if self.nodes >= self.node_limit {
             self.stopped = true;
-        } else if self.nodes % CHECK_EVERY == 0 {
+        } else if self.nodes.is_multiple_of(CHECK_EVERY) {
             if let Some(d) = self.deadline {
                 if Instant::now() >= d {
                     self.stopped = true;

@@ -25,7 +25,7 @@ impl Side {
 
     /// The side that plays stone number `index` (0-based) when black starts.
     pub fn of_move(index: usize) -> Side {
-        if index % 2 == 0 {
+        if index.is_multiple_of(2) {
             Side::Black
         } else {
             Side::White

@@ -114,7 +114,7 @@ fn parse_offset(line: &str, size: usize) -> Result<Vec<(i64, i64)>, String> {
                 .map_err(|_| format!("{t:?} is not an integer offset"))
         })
         .collect::<Result<_, _>>()?;
-    if numbers.len() % 2 != 0 {
+    if !numbers.len().is_multiple_of(2) {
         return Err("odd number of offsets".to_string());
     }
     let centre = (size / 2) as i64;
