@@ -42,28 +42,40 @@ impl fmt::Display for Side {
     }
 }
 
-/// How a five is judged. Only the Gomocup rule bits a referee can check without a renju foul
-/// detector are accepted: bit 0 (exactly five) and bit 3 (caro).
+/// How a five is judged. Accepted Gomocup rule bits: bit 0 (exactly five), bit 3 (caro), and
+/// bit 2 (renju, alone or with bit 0), whose fouls [`crate::renju`] detects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rule {
     /// Bit 0: a line of six or more does not win.
     pub exact_five: bool,
     /// Bit 3: a five closed by opponent stones at both ends does not win (edges do not close).
     pub caro: bool,
+    /// Bit 2: renju. Black wins only with exactly five and loses on a forbidden move (double
+    /// three, double four, overline); white wins with five or more.
+    pub renju: bool,
 }
 
 impl Rule {
     /// Decodes `INFO rule` bits, refusing the ones this referee cannot judge (continuous,
     /// renju, unknown), because refereeing them as freestyle would silently score wrong games.
     pub fn from_bits(bits: u32) -> Result<Rule, String> {
+        // Renju (4) already bans black's overline, so 5 (renju + exact five) is renju too.
+        if bits == 4 || bits == 5 {
+            return Ok(Rule {
+                exact_five: false,
+                caro: false,
+                renju: true,
+            });
+        }
         if bits & !0b1001 != 0 {
             return Err(format!(
-                "rule {bits} is not supported by the referee (supported: 0 freestyle, 1 exact five, 8 caro, 9 caro exact five)"
+                "rule {bits} is not supported by the referee (supported: 0 freestyle, 1 exact five, 4 renju, 8 caro, 9 caro exact five)"
             ));
         }
         Ok(Rule {
             exact_five: bits & 1 != 0,
             caro: bits & 8 != 0,
+            renju: false,
         })
     }
 }
@@ -175,7 +187,8 @@ impl Board {
         let forward = self.run(x, y, dx, dy, side);
         let backward = self.run(x, y, -dx, -dy, side);
         let length = 1 + forward + backward;
-        if length < 5 || (rule.exact_five && length > 5) {
+        let exact = rule.exact_five || (rule.renju && side == Side::Black);
+        if length < 5 || (exact && length > 5) {
             return false;
         }
         if rule.caro && length == 5 {
@@ -206,14 +219,17 @@ mod tests {
     const FREE: Rule = Rule {
         exact_five: false,
         caro: false,
+        renju: false,
     };
     const EXACT: Rule = Rule {
         exact_five: true,
         caro: false,
+        renju: false,
     };
     const CARO: Rule = Rule {
         exact_five: false,
         caro: true,
+        renju: false,
     };
 
     /// Plays black stones at `black` and white stones at `white`, interleaved; the shorter
@@ -272,6 +288,7 @@ mod tests {
         let caro9 = Rule {
             exact_five: true,
             caro: true,
+            renju: false,
         };
         assert!(!b.wins_at(4, 5, caro9));
     }
@@ -296,6 +313,23 @@ mod tests {
     fn caro_edge_is_not_a_block() {
         let b = setup(15, &[(0, 7), (1, 7), (2, 7), (3, 7), (4, 7)], &[(5, 7)]);
         assert!(b.wins_at(4, 7, CARO));
+    }
+
+    #[test]
+    fn renju_overline_wins_for_white_only() {
+        let renju = Rule::from_bits(4).unwrap_or(FREE);
+        let six = [(1, 5), (2, 5), (3, 5), (5, 5), (6, 5), (4, 5)];
+        let b = setup(15, &six, &[]);
+        assert!(
+            !b.wins_at(4, 5, renju),
+            "black overline is a foul, not a win"
+        );
+        let b = setup(15, &[], &six);
+        assert_eq!(b.at(4, 5), Some(Side::White));
+        assert!(b.wins_at(4, 5, renju), "white overline wins");
+        let five = [(1, 5), (2, 5), (3, 5), (5, 5), (4, 5)];
+        let b = setup(15, &five, &[]);
+        assert!(b.wins_at(4, 5, renju));
     }
 
     #[test]
@@ -325,7 +359,10 @@ mod tests {
         assert_eq!(Rule::from_bits(0), Ok(FREE));
         assert_eq!(Rule::from_bits(1), Ok(EXACT));
         assert_eq!(Rule::from_bits(8), Ok(CARO));
-        assert!(Rule::from_bits(4).is_err());
+        assert!(Rule::from_bits(4).is_ok_and(|r| r.renju && !r.exact_five && !r.caro));
+        assert!(Rule::from_bits(5).is_ok_and(|r| r.renju));
+        assert!(Rule::from_bits(12).is_err());
+        assert!(Rule::from_bits(6).is_err());
         assert!(Rule::from_bits(2).is_err());
     }
 }

@@ -79,6 +79,9 @@ fn default_concurrency() -> usize {
     1
 }
 
+/// Stones at which a renju game is drawn when the config does not set `draw_after_moves`.
+pub const RENJU_DRAW_AFTER: usize = 200;
+
 /// Game conditions shared by every game.
 #[derive(Clone, Debug)]
 pub struct Settings {
@@ -189,7 +192,9 @@ impl Config {
         if t.draw_after_moves == Some(0) {
             return Err("draw_after_moves must be at least 1 (0 would draw every game before its first move)".into());
         }
-        let draw_after_moves = t.draw_after_moves.unwrap_or(cells).min(cells);
+        // Gomocup's renju league draws a game at 200 stones unless the config says otherwise.
+        let default_draw = if rule.renju { RENJU_DRAW_AFTER } else { cells };
+        let draw_after_moves = t.draw_after_moves.unwrap_or(default_draw).min(cells);
         let settings = Settings {
             board_size: t.board_size,
             rule_bits: t.rule,
@@ -405,10 +410,28 @@ mod tests {
     }
 
     #[test]
+    fn renju_draws_at_200_stones_unless_told() {
+        let engines = "[[engine]]\nname = \"a\"\ncommand = \"sh\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
+        let load = |head: &str| {
+            Config::from_toml(&format!("[tournament]\n{head}{engines}"), &base())
+                .unwrap_or_else(|e| panic!("{head}: {e}"))
+        };
+        let c = load("timeout_turn_ms = 1\nboard_size = 15\nrule = 4\n");
+        assert!(c.settings.rule.renju);
+        assert_eq!(c.settings.draw_after_moves, 200);
+        let c = load("timeout_turn_ms = 1\nboard_size = 15\nrule = 4\ndraw_after_moves = 225\n");
+        assert_eq!(c.settings.draw_after_moves, 225);
+        let c = load("timeout_turn_ms = 1\nboard_size = 10\nrule = 4\n");
+        assert_eq!(c.settings.draw_after_moves, 100);
+        let c = load("timeout_turn_ms = 1\nboard_size = 15\n");
+        assert_eq!(c.settings.draw_after_moves, 225);
+    }
+
+    #[test]
     fn bad_configs_are_refused() {
         let engines = "[[engine]]\nname = \"a\"\ncommand = \"sh\"\n[[engine]]\nname = \"b\"\ncommand = \"sh\"\n";
         let cases = [
-            "[tournament]\ntimeout_turn_ms = 1\nrule = 4\n",
+            "[tournament]\ntimeout_turn_ms = 1\nrule = 12\n",
             "[tournament]\ntimeout_turn_ms = 1\nboard_size = 40\n",
             "[tournament]\ntimeout_turn_ms = 1\nbogus = 1\n",
             "[tournament]\n",

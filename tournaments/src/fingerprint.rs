@@ -188,6 +188,13 @@ impl Fingerprint {
             .collect()
     }
 
+    /// Whether the games were refereed under renju (their summary counts fouls).
+    pub fn renju(&self) -> bool {
+        self.get_parsed::<u32>("rule")
+            .and_then(|bits| crate::board::Rule::from_bits(bits).ok())
+            .is_some_and(|r| r.renju)
+    }
+
     /// Games in the whole schedule.
     pub fn total_games(&self) -> Option<usize> {
         self.0

@@ -11,6 +11,7 @@ use crate::board::{Board, Side};
 use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::{EngineSpec, Settings};
 use crate::record::{Outcome, Reason, SideReport, MESSAGES_PER_MOVE, MESSAGE_CAP};
+use crate::renju;
 use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response, TtReport};
 use std::path::Path;
 use std::sync::Arc;
@@ -322,6 +323,12 @@ fn run(
             Answer::Move(at, ms) => (at, ms),
             Answer::Fault(reason, detail) => return End::loss(side, reason, detail),
         };
+        // Renju: judged on the board before the stone, but scored after the five check.
+        let cell = usize::try_from(at.x).ok().zip(usize::try_from(at.y).ok());
+        let foul = match cell {
+            Some((x, y)) if s.rule.renju && side == Side::Black => renju::foul(board, x, y),
+            _ => None,
+        };
         if let Err(e) = board.play(at.x, at.y) {
             return End::loss(side, Reason::Illegal, format!("{at}: {e}"));
         }
@@ -334,6 +341,9 @@ fn run(
                 reason: Reason::Five,
                 detail: String::new(),
             };
+        }
+        if let Some(f) = foul {
+            return End::loss(side, Reason::foul(f), format!("{f} at {at}"));
         }
     }
 }

@@ -21,6 +21,7 @@ pub mod opening;
 pub mod proc;
 pub mod psq;
 pub mod record;
+pub mod renju;
 pub mod report;
 pub mod runner;
 pub mod schedule;

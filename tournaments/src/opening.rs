@@ -3,6 +3,7 @@
 //! the centre `size / 2`). Stones are listed black first and alternate colours.
 
 use crate::board::{Board, Rule};
+use crate::renju;
 use std::path::Path;
 
 /// One opening: the stones to place before the engines take over, in play order.
@@ -133,6 +134,15 @@ fn check(stones: &[(usize, usize)], size: usize, rule: Rule) -> Result<(), Strin
     if board.has_win(rule) {
         return Err("the opening already contains a five".to_string());
     }
+    if rule.renju {
+        if let Some((i, foul)) = renju::first_foul(size, stones) {
+            let (x, y) = stones[i];
+            return Err(format!(
+                "black stone {} at {x},{y} is forbidden in renju ({foul})",
+                i + 1
+            ));
+        }
+    }
     Ok(())
 }
 
@@ -161,6 +171,7 @@ mod tests {
     const FREE: Rule = Rule {
         exact_five: false,
         caro: false,
+        renju: false,
     };
 
     #[test]
@@ -200,6 +211,31 @@ mod tests {
                 stones: vec![(7, 7), (8, 8)]
             }])
         );
+    }
+
+    #[test]
+    fn renju_openings_with_a_forbidden_black_stone_are_rejected() {
+        let renju = Rule {
+            exact_five: false,
+            caro: false,
+            renju: true,
+        };
+        // Black f8 g8 h8 and h6 h7, then h8 last: black's h8 would be a double three
+        // (white's stones are far away in the corner).
+        let foul = "f8a1g8a2h6a3h7a4h8\n";
+        let err = parse(foul, 15, renju).err().unwrap_or_default();
+        assert!(
+            err.contains("forbidden") && err.contains("double-three"),
+            "{err}"
+        );
+        // The same stones are a fine freestyle opening, and without the last black stone a
+        // fine renju one.
+        assert!(parse(foul, 15, FREE).is_ok());
+        assert!(parse("f8a1g8a2h6a3h7a4\n", 15, renju).is_ok());
+        // Black's overline in an opening is a foul, not a five.
+        let six = "a8o1b8o3c8o5e8o7f8o9d8\n";
+        let err = parse(six, 15, renju).err().unwrap_or_default();
+        assert!(err.contains("overline"), "{err}");
     }
 
     #[test]

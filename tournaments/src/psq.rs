@@ -111,6 +111,9 @@ impl Psq {
 pub fn status_code(reason: Reason) -> i32 {
     match reason {
         Reason::Five | Reason::BoardFull | Reason::MoveLimit => 0,
+        // A renju foul ends the game on the board, like a five (our choice: Piskvork's code
+        // for it was not checked).
+        Reason::FoulDoubleThree | Reason::FoulDoubleFour | Reason::FoulOverline => 0,
         Reason::Timeout | Reason::MatchClock => 15,
         Reason::Illegal
         | Reason::Malformed

@@ -1,6 +1,7 @@
 //! What a finished game leaves behind: one JSON object per game in `results.jsonl`.
 
 use crate::board::Side;
+use crate::renju::Foul;
 use gomocup_protocol::TtReport;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -29,16 +30,40 @@ pub enum Reason {
     StartFailed,
     /// The engine's resident memory went over the limit (`memory_limit`).
     Memory,
+    /// Renju: black played a double three, a forbidden move (a loss on the board).
+    FoulDoubleThree,
+    /// Renju: black played a double four.
+    FoulDoubleFour,
+    /// Renju: black played an overline.
+    FoulOverline,
 }
 
 impl Reason {
     /// Whether this is a fault of the losing engine (as opposed to a normal game end).
+    /// Renju fouls are a loss on the board under the rules, not an engine fault.
     pub fn is_failure(self) -> bool {
-        !matches!(self, Reason::Five | Reason::BoardFull | Reason::MoveLimit)
+        !matches!(self, Reason::Five | Reason::BoardFull | Reason::MoveLimit) && !self.is_foul()
+    }
+
+    /// Whether this is a renju foul by black.
+    pub fn is_foul(self) -> bool {
+        matches!(
+            self,
+            Reason::FoulDoubleThree | Reason::FoulDoubleFour | Reason::FoulOverline
+        )
+    }
+
+    /// The reason a game ends on `foul`.
+    pub fn foul(foul: Foul) -> Reason {
+        match foul {
+            Foul::DoubleThree => Reason::FoulDoubleThree,
+            Foul::DoubleFour => Reason::FoulDoubleFour,
+            Foul::Overline => Reason::FoulOverline,
+        }
     }
 
     /// All reasons, in report order.
-    pub const ALL: [Reason; 10] = [
+    pub const ALL: [Reason; 13] = [
         Reason::Five,
         Reason::BoardFull,
         Reason::MoveLimit,
@@ -49,6 +74,9 @@ impl Reason {
         Reason::Crash,
         Reason::StartFailed,
         Reason::Memory,
+        Reason::FoulDoubleThree,
+        Reason::FoulDoubleFour,
+        Reason::FoulOverline,
     ];
 }
 
@@ -65,6 +93,9 @@ impl fmt::Display for Reason {
             Reason::Crash => "crash",
             Reason::StartFailed => "start failed",
             Reason::Memory => "memory limit",
+            Reason::FoulDoubleThree => "foul: double-three",
+            Reason::FoulDoubleFour => "foul: double-four",
+            Reason::FoulOverline => "foul: overline",
         })
     }
 }

@@ -72,6 +72,10 @@ pub struct Summary {
     pub games: usize,
     /// Largest peak resident memory of each engine over its games, KiB (`None`: not measured).
     pub peak_kib: Vec<Option<u64>>,
+    /// Renju fouls committed by each engine (as black), by kind.
+    pub fouls: Vec<Vec<(Reason, u32)>>,
+    /// Whether the games were renju: the fouls section is then printed even when empty.
+    pub renju: bool,
 }
 
 /// One engine's transposition-table figures over the games where it printed a table line.
@@ -104,6 +108,7 @@ impl Summary {
         let mut tally = vec![Tally::default(); n];
         let mut pair = vec![vec![Tally::default(); n]; n];
         let mut failures = vec![Vec::<(Reason, u32)>::new(); n];
+        let mut fouls = vec![Vec::<(Reason, u32)>::new(); n];
         let mut reasons = Vec::<(Reason, u32)>::new();
         let mut hit_sum = vec![0.0f64; n];
         let mut tt = vec![TtSummary::default(); n];
@@ -129,6 +134,9 @@ impl Summary {
                     if r.reason.is_failure() {
                         bump(&mut failures[me], r.reason);
                     }
+                    if r.reason.is_foul() {
+                        bump(&mut fouls[me], r.reason);
+                    }
                 } else {
                     t.draws += 1;
                     p.draws += 1;
@@ -153,7 +161,7 @@ impl Summary {
                 tt[i].pooled_hit_rate = 100.0 * hits[i] as f64 / tt[i].probes as f64;
             }
         }
-        for f in failures.iter_mut() {
+        for f in failures.iter_mut().chain(fouls.iter_mut()) {
             f.sort();
         }
         reasons.sort();
@@ -167,7 +175,14 @@ impl Summary {
             reasons,
             tt,
             games,
+            fouls,
+            renju: false,
         }
+    }
+
+    /// Renju fouls committed by engine `i`, all kinds.
+    pub fn foul_count(&self, i: usize) -> u32 {
+        self.fouls[i].iter().map(|(_, n)| n).sum()
     }
 
     /// Engine indices by points, best first (ties keep config order).
@@ -274,6 +289,24 @@ impl Summary {
             }
         } else {
             let _ = writeln!(s, "None: every game ended on the board.");
+        }
+
+        let total_fouls: u32 = (0..self.engines.len()).map(|i| self.foul_count(i)).sum();
+        if self.renju || total_fouls > 0 {
+            let _ = writeln!(s, "\n## Renju fouls\n");
+            let _ = writeln!(
+                s,
+                "Forbidden moves by black (double three, double four, overline), each a lost \
+                 game: {total_fouls} in all.\n"
+            );
+            if total_fouls > 0 {
+                let _ = writeln!(s, "| engine | foul | games lost |\n|---|---|---|");
+                for &i in &order {
+                    for (r, n) in &self.fouls[i] {
+                        let _ = writeln!(s, "| {} | {r} | {n} |", self.engines[i]);
+                    }
+                }
+            }
         }
 
         let _ = writeln!(s, "\n## Transposition table\n");

@@ -240,7 +240,8 @@ pub fn run_shard(
 
     records.sort_by_key(|r| r.game);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let summary = Summary::new(&names, &records);
+    let mut summary = Summary::new(&names, &records);
+    summary.renju = config.settings.rule.renju;
     let mut markdown = summary.markdown(&header(config, gauntlet), total);
     if let Some(t) = &tracker {
         markdown.push_str(&t.markdown());

@@ -163,7 +163,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     }
 
     let names = fp.engine_names();
-    let summary = Summary::new(&names, &records);
+    let mut summary = Summary::new(&names, &records);
+    summary.renju = fp.renju();
     let markdown = summary.markdown(&header_lines(fp, dirs, &missing), total);
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)

@@ -14,6 +14,7 @@ use wuzi_tournament::record::Reason;
 const FREESTYLE: Rule = Rule {
     exact_five: false,
     caro: false,
+    renju: false,
 };
 
 fn fixture(name: &str) -> std::path::PathBuf {

@@ -16,6 +16,8 @@
 //! - `noisy`: before each move prints a message with a raw newline inside, so its tail is a
 //!   line that is no protocol response (one real engine does this with its depth byte), then
 //!   plays like `first`.
+//! - `script x,y [x,y …]`: plays the listed cells in order (skipping any already taken),
+//!   then like `first`; renju tests script a forbidden black move with it.
 //! - `hog [mib]`: before its first move allocates `mib` MiB (default 256) and writes every
 //!   page, so the memory is resident, keeps it, then plays like `first`.
 //!
@@ -39,6 +41,7 @@ enum Mode {
     Slow,
     NoStart,
     Noisy,
+    Script,
     Hog,
 }
 
@@ -50,6 +53,8 @@ struct Fake {
     last: Option<Coord>,
     moves_made: u64,
     rng: u64,
+    /// `script` mode: cells still to play, in order.
+    script: Vec<(usize, usize)>,
     hoard: Vec<u8>,
 }
 
@@ -67,6 +72,7 @@ fn main() {
         Some("slow") => Mode::Slow,
         Some("nostart") => Mode::NoStart,
         Some("noisy") => Mode::Noisy,
+        Some("script") => Mode::Script,
         Some("hog") => Mode::Hog,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
@@ -95,9 +101,20 @@ fn main() {
         last: None,
         moves_made: 0,
         rng: arg.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        script: if mode == Mode::Script {
+            args.iter().skip(2).filter_map(|a| parse_cell(a)).collect()
+        } else {
+            Vec::new()
+        },
         hoard: Vec::new(),
     };
     fake.serve();
+}
+
+/// `x,y` as two non-negative integers.
+fn parse_cell(text: &str) -> Option<(usize, usize)> {
+    let (x, y) = text.split_once(',')?;
+    Some((x.trim().parse().ok()?, y.trim().parse().ok()?))
 }
 
 impl Fake {
@@ -211,9 +228,17 @@ impl Fake {
                 }
                 std::hint::black_box(&mut self.hoard);
             }
-            Mode::First | Mode::Random | Mode::Hog => {}
+            Mode::First | Mode::Random | Mode::Hog | Mode::Script => {}
         }
-        let pick = if self.mode == Mode::Random {
+        let mut scripted = None;
+        while scripted.is_none() && !self.script.is_empty() {
+            let (x, y) = self.script.remove(0);
+            scripted = (x < self.size && y < self.size && !self.cells[y * self.size + x])
+                .then_some(y * self.size + x);
+        }
+        let pick = if scripted.is_some() {
+            scripted
+        } else if self.mode == Mode::Random {
             self.random_empty()
         } else {
             self.cells.iter().position(|&c| !c)
