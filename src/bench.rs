@@ -45,15 +45,18 @@ pub const SUITE: &[(usize, &str)] = &[
 
 /// Positions under the other Gomocup rules, each searched under its rule and reported
 /// apart from `SUITE` (so `Bench: N` stays freestyle's figure): exactly five (`INFO rule
-/// 1`) and caro (`INFO rule 8`) on 15x15, from the first two suite openings and a
-/// middlegame, so their node counts are frozen too.
+/// 1`), caro (`INFO rule 8`) and renju (`INFO rule 4`) on 15x15, from the first two suite
+/// openings and a middlegame, so their node counts are frozen too.
 pub const RULE_SUITE: &[(Rule, usize, &str)] = &[
     (Rule::STANDARD, 15, "h8g7f6g8g9"),
     (Rule::STANDARD, 15, "h2h5h4f6"),
-    (Rule::STANDARD, 15, "h8i9g9i7i8g7j8k8h10h9j10k11"),
+    (Rule::STANDARD, 15, "h8i9g9i7i8g7j8k8h10"),
     (Rule::CARO, 15, "h8g7f6g8g9"),
     (Rule::CARO, 15, "h2h5h4f6"),
-    (Rule::CARO, 15, "h8i9g9i7i8g7j8k8h10h9j10k11"),
+    (Rule::CARO, 15, "h8i9g9i7i8g7j8k8h10"),
+    (Rule::RENJU, 15, "h8g7f6g8g9"),
+    (Rule::RENJU, 15, "h2h5h4f6"),
+    (Rule::RENJU, 15, "h8i9g9i7i8g7j8k8h10"),
 ];
 
 /// Parse `pos` notation (column letters from `a`, then `aa`, `ab`, … past `z`; row
@@ -153,12 +156,26 @@ pub fn signature(lines: &[BenchLine]) -> u32 {
 
 /// The name of a rule in the report.
 fn rule_name(rule: Rule) -> &'static str {
+    if rule.renju {
+        return "renju";
+    }
     match (rule.exact_five, rule.caro) {
         (false, false) => "freestyle",
         (true, false) => "exact5",
         (false, true) => "caro",
         (true, true) => "caro+exact5",
     }
+}
+
+/// The rules of `RULE_SUITE`, in order of first appearance.
+fn suite_rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = Vec::new();
+    for &(rule, _, _) in RULE_SUITE {
+        if !rules.contains(&rule) {
+            rules.push(rule);
+        }
+    }
+    rules
 }
 
 /// Run the bench suite and print its report to `out`: one line per position, then the
@@ -214,16 +231,25 @@ pub fn run(
     writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
     writeln!(out, "{}", total.report())?;
     if rules {
+        for rule in suite_rules() {
+            let (rule_nodes, rule_secs) = rule_lines
+                .iter()
+                .zip(RULE_SUITE)
+                .filter(|(_, c)| c.0 == rule)
+                .fold((0u64, 0f64), |(n, t), (l, _)| {
+                    (n + l.nodes, t + l.time.as_secs_f64())
+                });
+            writeln!(
+                out,
+                "rule {:<9} nodes {rule_nodes:>9} nodes/s {:.0}",
+                rule_name(rule),
+                rule_nodes as f64 / rule_secs.max(1e-9)
+            )?;
+        }
         let rule_nodes: u64 = rule_lines.iter().map(|l| l.nodes).sum();
-        let rule_secs = rule_lines
-            .iter()
-            .map(|l| l.time.as_secs_f64())
-            .sum::<f64>()
-            .max(1e-9);
         writeln!(
             out,
-            "rules exact5+caro: nodes {rule_nodes} nodes/s {:.0} signature {:08x}",
-            rule_nodes as f64 / rule_secs,
+            "rules total: nodes {rule_nodes} signature {:08x}",
             signature(&rule_lines)
         )?;
     }

@@ -164,6 +164,9 @@ pub struct Rule {
     pub exact_five: bool,
     /// A five closed by opponent stones at both ends does not win (the edge is not a block).
     pub caro: bool,
+    /// Renju (`INFO rule 4`): black wins with exactly five and may not make a double three,
+    /// a double four or an overline; white wins with five or more.
+    pub renju: bool,
 }
 
 impl Rule {
@@ -171,30 +174,60 @@ impl Rule {
     pub const FREESTYLE: Rule = Rule {
         exact_five: false,
         caro: false,
+        renju: false,
     };
     /// Exactly five wins (`INFO rule 1`).
     pub const STANDARD: Rule = Rule {
         exact_five: true,
         caro: false,
+        renju: false,
     };
     /// Caro (`INFO rule 8`): overlines win, a five closed at both ends does not.
     pub const CARO: Rule = Rule {
         exact_five: false,
         caro: true,
+        renju: false,
+    };
+    /// Renju (`INFO rule 4`).
+    pub const RENJU: Rule = Rule {
+        exact_five: false,
+        caro: false,
+        renju: true,
     };
 
-    /// Decode the Gomocup bit mask, ignoring bits this engine does not model (see brain for renju).
+    /// Decode the Gomocup bit mask, ignoring bit 2 (continuous), which changes nothing for
+    /// one move. Bit 4 is renju, which already bans black's overline and lets white's win,
+    /// so the other bits do not combine with it.
     pub const fn from_bits(bits: u32) -> Rule {
+        if bits & 4 != 0 {
+            return Rule::RENJU;
+        }
         Rule {
             exact_five: bits & 1 != 0,
             caro: bits & 8 != 0,
+            renju: false,
         }
     }
 
-    /// Whether the rule is plain freestyle, where the pattern tables are exact.
+    /// Whether the rule is plain freestyle, where the 16-bit pattern tables are exact.
     #[inline]
     pub const fn is_freestyle(self) -> bool {
-        !self.exact_five && !self.caro
+        !self.exact_five && !self.caro && !self.renju
+    }
+
+    /// Whether `color` wins with a run of `n` stones whose ends are `a` and `b` (the cells
+    /// just beyond it) under this rule.
+    #[inline]
+    pub fn five_wins(self, color: Color, n: usize, a: Stone, b: Stone) -> bool {
+        let opp = color.opp().stone();
+        if self.renju {
+            return if color == Color::Black {
+                n == 5
+            } else {
+                n >= 5
+            };
+        }
+        n >= 5 && !(n > 5 && self.exact_five) && !(self.caro && n == 5 && a == opp && b == opp)
     }
 }
 

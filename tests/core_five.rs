@@ -6,6 +6,7 @@ use wuzi::{Board, Color, Pos, Rule};
 const CARO_EXACT: Rule = Rule {
     exact_five: true,
     caro: true,
+    renju: false,
 };
 
 fn board(rule: Rule, diagram: &str) -> Board {

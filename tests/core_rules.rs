@@ -9,6 +9,7 @@ use wuzi::{Board, Color, Pos, Rule};
 const CARO_EXACT: Rule = Rule {
     exact_five: true,
     caro: true,
+    renju: false,
 };
 const ALL: [Rule; 4] = [Rule::FREESTYLE, Rule::STANDARD, Rule::CARO, CARO_EXACT];
 

@@ -1,7 +1,7 @@
-//! The engine's renju checker (`src/renju.rs`, not yet wired into the library) against every
+//! The engine's renju checker (`src/board/renju.rs`) against every
 //! hand-made position of `tests/fixtures/renju/forbidden.txt`, plus its edge cases.
 
-#[path = "../src/renju.rs"]
+#[path = "../src/board/renju.rs"]
 #[allow(dead_code)]
 mod renju;
 
@@ -397,4 +397,93 @@ fn dump_positions_for_cross_checking() {
         }
         println!("{name}|{}|{}", stones.join(";"), forbid_reply(&mut g));
     }
+}
+
+/// The engine's board under renju with the stones of `grid`, black to move.
+fn engine_board(grid: &Grid) -> wuzi::Board {
+    let n = grid.size();
+    let mut board = wuzi::Board::new(n, wuzi::Rule::RENJU).expect("a legal size");
+    for y in 0..n {
+        for x in 0..n {
+            let color = match grid.at(x, y) {
+                Cell::Black => wuzi::Color::Black,
+                Cell::White => wuzi::Color::White,
+                Cell::Empty => continue,
+            };
+            board.play_as(wuzi::Pos::new(x, y), color);
+        }
+    }
+    board.set_side_to_move(wuzi::Color::Black);
+    board
+}
+
+/// The engine asks the board, which skips the checker where the pattern classes rule a
+/// foul out: it must still find every verdict and every forbidden point of the fixture.
+#[test]
+fn the_engine_board_finds_every_fixture_verdict_through_its_filter() {
+    for mut case in cases() {
+        let board = engine_board(&case.grid);
+        let (x, y) = case.at;
+        assert_eq!(
+            board.is_forbidden(wuzi::Pos::new(x, y)),
+            case.expect.is_some(),
+            "{}",
+            case.name
+        );
+        let engine: Vec<(usize, usize)> = board
+            .forbidden_points()
+            .iter()
+            .map(|p| (p.x(), p.y()))
+            .collect();
+        assert_eq!(engine, forbidden_points(&mut case.grid), "{}", case.name);
+    }
+}
+
+/// Random positions dense enough for fouls: the board's filtered answer equals the
+/// checker's on every empty cell.
+#[test]
+fn the_engine_board_agrees_with_the_checker_on_random_positions() {
+    let mut seed: u64 = 0x5eed_4e4a;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let mut fouls = 0;
+    for _ in 0..300 {
+        let mut grid = Grid::new(15);
+        let stones = 10 + next(30) as usize;
+        for _ in 0..stones {
+            let (x, y) = (4 + next(7) as usize, 4 + next(7) as usize);
+            if grid.at(x, y) == Cell::Empty {
+                let c = if next(5) < 3 {
+                    Cell::Black
+                } else {
+                    Cell::White
+                };
+                grid.set(x, y, c);
+            }
+        }
+        let board = engine_board(&grid);
+        for y in 0..15 {
+            for x in 0..15 {
+                if grid.at(x, y) != Cell::Empty {
+                    continue;
+                }
+                let want = forbidden(&mut grid, x, y).is_some();
+                fouls += want as usize;
+                assert_eq!(
+                    board.is_forbidden(wuzi::Pos::new(x, y)),
+                    want,
+                    "({x}, {y})\n{}",
+                    board.to_diagram()
+                );
+            }
+        }
+    }
+    assert!(
+        fouls > 100,
+        "only {fouls} forbidden cells: the positions are too sparse"
+    );
 }

@@ -6,9 +6,13 @@
 //! - `scan`: candidate cells, the empty cells along a cell's lines, five cells;
 //! - `win`: the exact per-rule win check;
 //! - `check`: recomputation from scratch (`validate`) and ASCII diagrams;
+//! - `renju`, `forbid`: black's forbidden cells under renju (the exact rules core, and the
+//!   board read through it with a cheap pattern filter first);
 //! - `zobrist`: the two independent key tables behind [`MultiKey`].
 
 mod check;
+mod forbid;
+pub mod renju;
 mod scan;
 mod upkeep;
 mod win;

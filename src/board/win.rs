@@ -6,7 +6,7 @@ use crate::types::{Color, Pos, Stone, DIRS};
 impl Board {
     /// Length of the run of `color` stones through `pos` along `dir`, counting `pos` itself
     /// as `color`, and the stones just beyond each end.
-    fn run_through(&self, pos: Pos, color: Color, dir: isize) -> (usize, Stone, Stone) {
+    pub(super) fn run_through(&self, pos: Pos, color: Color, dir: isize) -> (usize, Stone, Stone) {
         let stone = color.stone();
         let mut n = 1;
         let mut j = pos.index() as isize + dir;
@@ -27,13 +27,9 @@ impl Board {
     /// Whether a `color` stone on `pos` (placed or imagined) completes a winning line under the
     /// board's rule. Exact for every rule, unlike the pattern classes (see `pattern`).
     pub fn is_five(&self, pos: Pos, color: Color) -> bool {
-        let opp = color.opp().stone();
         DIRS.iter().any(|&dir| {
             let (n, a, b) = self.run_through(pos, color, dir);
-            if n < 5 || (n > 5 && self.rule.exact_five) {
-                return false;
-            }
-            !(self.rule.caro && n == 5 && a == opp && b == opp)
+            self.rule.five_wins(color, n, a, b)
         })
     }
 

@@ -16,14 +16,12 @@ pub use refusal::Refusal;
 
 use crate::engine::{Engine, EngineConfig};
 use crate::search::limits::TimeControl;
-use crate::types::{Pos, Rule, MAX_SIZE, MIN_SIZE};
+use crate::search::{best_candidate, first_playable};
+use crate::types::{Color, Pos, Rule, MAX_SIZE, MIN_SIZE};
 use gomocup_protocol::{Command, Coord, Info, ProtocolError, Response, SearchReport};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// `INFO rule` bit for renju, which this engine does not play yet.
-const RENJU_BIT: u64 = 4;
 
 /// What a command's arrival means for a search that may be running (see [`interrupt`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,13 +57,9 @@ struct Settings {
 
 impl Settings {
     fn rule(&self) -> Rule {
-        // Bits 1 (exact five) and 8 (caro) are modelled; bit 2 (continuous) changes nothing
-        // for one move; bit 4 (renju) is refused at move time.
+        // Bits 1 (exact five), 4 (renju) and 8 (caro) are modelled; bit 2 (continuous)
+        // changes nothing for one move.
         Rule::from_bits((self.rule_bits & 0xf) as u32)
-    }
-
-    fn renju(&self) -> bool {
-        self.rule_bits & RENJU_BIT != 0
     }
 }
 
@@ -237,11 +231,7 @@ impl Brain {
 
     /// Refusals shared by every command that asks for a move.
     fn move_refusal(&self) -> Result<(), Refusal> {
-        self.game()?;
-        if self.settings.renju() {
-            return Err(Refusal::Unsupported("renju"));
-        }
-        Ok(())
+        self.game()
     }
 
     fn begin(&mut self, arrival: Instant) -> Reply {
@@ -277,13 +267,22 @@ impl Brain {
         }
     }
 
-    /// `YXSHOWFORBID`: black's forbidden cells; none outside renju.
+    /// `YXSHOWFORBID`: black's forbidden cells when black is to move under renju; none
+    /// otherwise (PROTOCOL.md §2.13).
     fn show_forbid(&self) -> Reply {
         self.game()?;
-        if self.settings.renju() {
-            return Err(Refusal::Unsupported("renju"));
-        }
-        Ok(vec![Response::Forbid(Vec::new())])
+        let board = self.engine.board();
+        let cells = if board.side_to_move() == Color::Black {
+            board.forbidden_points()
+        } else {
+            Vec::new()
+        };
+        Ok(vec![Response::Forbid(
+            cells
+                .iter()
+                .map(|p| Coord::new(p.x() as i64, p.y() as i64))
+                .collect(),
+        )])
     }
 
     /// Search, play the chosen move, and report: the two MESSAGE lines, then the move.
@@ -308,14 +307,22 @@ impl Brain {
         limits.stop = Some(Arc::clone(&self.stop));
         let result = self.engine.think(&limits);
         let mut out = Vec::with_capacity(3);
-        let best = if self.engine.board().check_move(result.best).is_ok() {
+        let board = self.engine.board();
+        let me = board.side_to_move();
+        let playable = |p: Pos| board.check_move(p).is_ok() && !board.is_forbidden_for(p, me);
+        let best = if playable(result.best) {
             result.best
         } else {
+            // Never an illegal or forbidden move: the statically best one that is allowed.
+            let instead = best_candidate(board)
+                .or_else(|| first_playable(board))
+                .or_else(|| self.first_empty())
+                .unwrap_or(Pos::NONE);
             out.push(Response::Debug(format!(
-                "search returned {:?}; playing the first empty cell",
+                "search returned {:?}; playing {instead:?}",
                 result.best
             )));
-            self.first_empty()
+            instead
         };
         let report = SearchReport {
             depth: result.depth,
@@ -336,13 +343,14 @@ impl Brain {
         Ok(out)
     }
 
-    fn first_empty(&self) -> Pos {
+    /// The first empty cell: the move of last resort (black left with only forbidden cells
+    /// under renju has lost anyway, and must still answer).
+    fn first_empty(&self) -> Option<Pos> {
         let board = self.engine.board();
         let n = board.size();
         (0..n * n)
             .map(|i| Pos::new(i % n, i / n))
             .find(|&p| board.is_empty(p))
-            .unwrap_or(Pos::NONE)
     }
 }
 

@@ -22,8 +22,6 @@ pub enum Refusal {
     NotEmpty,
     /// `TAKEBACK` of a cell that is not the last stone.
     CannotTakeBack(Coord),
-    /// A move requested under a rule the engine does not play.
-    Unsupported(&'static str),
     /// A move requested on a full board.
     BoardFull,
     /// A move requested after a five.
@@ -48,7 +46,6 @@ impl fmt::Display for Refusal {
             Refusal::Occupied(c) => write!(f, "cell {c} is occupied"),
             Refusal::NotEmpty => write!(f, "board is not empty"),
             Refusal::CannotTakeBack(c) => write!(f, "cannot take back {c}"),
-            Refusal::Unsupported(what) => write!(f, "{what} is not supported yet"),
             Refusal::BoardFull => write!(f, "board is full"),
             Refusal::GameOver => write!(f, "the game is already won"),
             Refusal::Repeated(c) => write!(f, "cell {c} is listed twice"),

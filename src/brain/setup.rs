@@ -9,9 +9,6 @@ use std::time::Instant;
 impl Brain {
     pub(super) fn board(&mut self, stones: &[BoardStone], arrival: Instant) -> Reply {
         self.game()?;
-        if self.settings.renju() {
-            return Err(Refusal::Unsupported("renju"));
-        }
         match self.setup(stones) {
             Ok(()) => self.think(arrival),
             Err(why) => {

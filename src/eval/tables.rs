@@ -182,9 +182,22 @@ impl TableRefs<'_> {
 /// freestyle's in a few milliseconds, a wide rule's in a few hundred.
 pub fn tables(rule: Rule) -> &'static Tables {
     static FREESTYLE: OnceLock<Tables> = OnceLock::new();
-    static WIDE: [OnceLock<Tables>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static WIDE: [OnceLock<Tables>; 4] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
     if rule.is_freestyle() {
         return FREESTYLE.get_or_init(build);
+    }
+    if rule.renju {
+        // Black wins with exactly five, white with five or more.
+        let black = FiveRule {
+            exact: true,
+            caro: false,
+        };
+        return WIDE[3].get_or_init(|| build_wide([black, FiveRule::FREESTYLE]));
     }
     let five = FiveRule {
         exact: rule.exact_five,

@@ -89,19 +89,35 @@ fn fallback(board: &Board, kind: NodeKind) -> Pos {
         NodeKind::Defend => defences(board),
         NodeKind::Quiet => board.candidates(),
     };
+    let me = board.side_to_move();
+    let playable = |p: Pos| board.is_empty(p) && !board.is_forbidden_for(p, me);
     let best = moves
         .iter()
         .copied()
-        .filter(|&p| board.is_empty(p))
+        .filter(|&p| playable(p))
         .max_by_key(|&p| (order_score(board, p), std::cmp::Reverse(p)));
-    best.or_else(|| first_empty(board)).unwrap_or(Pos::NONE)
+    best.or_else(|| best_candidate(board))
+        .or_else(|| first_playable(board))
+        .unwrap_or(Pos::NONE)
 }
 
-fn first_empty(board: &Board) -> Option<Pos> {
+/// The statically best candidate the side to move may play, if any.
+pub fn best_candidate(board: &Board) -> Option<Pos> {
+    let me = board.side_to_move();
+    board
+        .candidates()
+        .into_iter()
+        .filter(|&p| board.is_empty(p) && !board.is_forbidden_for(p, me))
+        .max_by_key(|&p| (order_score(board, p), std::cmp::Reverse(p)))
+}
+
+/// The first cell the side to move may play, row by row.
+pub fn first_playable(board: &Board) -> Option<Pos> {
     let n = board.size();
+    let me = board.side_to_move();
     (0..n * n)
         .map(|i| Pos::new(i % n, i / n))
-        .find(|&p| board.is_empty(p))
+        .find(|&p| board.is_empty(p) && !board.is_forbidden_for(p, me))
 }
 
 /// The one-ply baseline: make five, block five, else the best cell by the static ordering

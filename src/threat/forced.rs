@@ -30,6 +30,8 @@ pub fn node_kind(board: &Board) -> NodeKind {
     let opp_fives = five_cells(board, opp, 2);
     match opp_fives.len() {
         0 => {}
+        // Under renju black may not block on a forbidden cell: then the five stands.
+        1 if board.is_forbidden_for(opp_fives[0], me) => return NodeKind::Lost,
         1 => return NodeKind::BlockFive(opp_fives[0]),
         _ => return NodeKind::Lost,
     }
@@ -52,7 +54,20 @@ pub fn defences(board: &Board) -> MoveList {
             out.push(p);
         }
     }
+    retain_legal(board, me, &mut out);
     out
+}
+
+/// Drop the cells `color` may not play (black's renju fouls) from `moves`.
+#[inline]
+pub fn retain_legal<A: smallvec::Array<Item = Pos>>(
+    board: &Board,
+    color: Color,
+    moves: &mut smallvec::SmallVec<A>,
+) {
+    if board.rule().renju && color == Color::Black {
+        moves.retain(|p| !board.is_forbidden(*p));
+    }
 }
 
 /// Cells that break `att`'s open-four threats (see `defences`); empty if there are none.

@@ -31,6 +31,7 @@ impl ThreatSearch<'_> {
                 && class < Pattern4::HFlex3
                 && last.is_none_or(|l| l.distance(p) <= QUIET_REACH)
                 && answers.is_none_or(|a| a.contains(&p))
+                && !board.is_forbidden_for(p, me)
             {
                 quiet.push((p, board.cell(p).value[me.idx()] as i32));
             }

@@ -2,6 +2,7 @@
 //! reply is forced and the tree is narrow; it is the root's first try and the
 //! alpha-beta's quiescence search.
 
+use super::forced::retain_legal;
 use super::{Entry, ProofLine, ThreatSearch, VCF_SALT};
 use crate::board::{cells_at_least, scan_lines, Board};
 use crate::eval::pattern::Pattern4;
@@ -62,6 +63,7 @@ impl ThreatSearch<'_> {
             .into_iter()
             .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
             .collect();
+        retain_legal(self.board, me, &mut moves);
         let last = self.board.recent_move(1);
         moves.sort_by_key(|&p| {
             let near = last.map_or(0, |l| (l.distance(p) <= 2) as i32);
@@ -77,6 +79,11 @@ impl ThreatSearch<'_> {
         let fives = own_fives_after(self.board, m, me);
         let result = match fives.len() {
             0 => None,
+            // The defender may not block there (black under renju): the five comes next.
+            1 if self.board.is_forbidden_for(fives[0], me.opp()) => {
+                line.push(fives[0]);
+                Some(3)
+            }
             1 => {
                 let block = fives[0];
                 self.board.play(block);

@@ -2,6 +2,7 @@
 //! those find nothing) quiet threats; the defender tries every answer that might stop
 //! the threat, and each must lose for the line to stand.
 
+use super::forced::retain_legal;
 use super::{
     defences, Entry, ProofLine, ThreatSearch, COUNTER_VCF_FOURS, LAST_MOVE_MIX, QUIET_THREATS,
     QUIET_THREAT_FOURS, VCT_SALT,
@@ -147,6 +148,7 @@ impl ThreatSearch<'_> {
                     && (class >= Pattern4::EBlock4 || last.is_none_or(|l| l.distance(p) <= 4))
             })
             .collect();
+        retain_legal(self.board, me, &mut moves);
         moves.sort_by_key(|&p| {
             let class = self.board.p4(p, me);
             let rank = match class {
@@ -178,7 +180,7 @@ impl ThreatSearch<'_> {
             return None;
         }
         let att_fives = five_cells(self.board, att, 2);
-        let replies: SmallVec<[Pos; 32]> = match att_fives.len() {
+        let mut replies: SmallVec<[Pos; 32]> = match att_fives.len() {
             // The defender's own VCF comes first: the attacker has no four to interrupt it.
             0 if !no_counter && self.vcf(COUNTER_VCF_FOURS).is_some() => return None,
             0 if self.board.count(att, Pattern4::BFlex4) > 0 => {
@@ -195,6 +197,8 @@ impl ThreatSearch<'_> {
                 return Some(2);
             }
         };
+        // A defender left with only forbidden answers (black under renju) has lost.
+        retain_legal(self.board, me, &mut replies);
         let mut longest = 0;
         let mut best_line: Option<ProofLine> = None;
         for r in replies {

@@ -25,6 +25,6 @@ pub mod renju;
 pub mod report;
 pub mod runner;
 pub mod schedule;
-pub mod shard;
 pub mod sgf;
+pub mod shard;
 pub mod sprt;

@@ -1,11 +1,11 @@
-//! The referee's renju detector against the engine's (`src/renju.rs`, compiled into this test
+//! The referee's renju detector against the engine's (`src/board/renju.rs`, compiled into this test
 //! only; the referee itself never uses engine code) on thousands of seeded random positions:
 //! every empty cell must get the same verdict from both. The fixture file holds the cases
 //! whose answers were worked out by hand; this catches what the fixtures did not foresee.
 //!
 //! If the engine's file moves, update the `#[path]` below.
 
-#[path = "../../src/renju.rs"]
+#[path = "../../src/board/renju.rs"]
 #[allow(dead_code)]
 mod engine;
 
