@@ -35,11 +35,23 @@ pub fn node_kind(board: &Board) -> NodeKind {
         1 => return NodeKind::BlockFive(opp_fives[0]),
         _ => return NodeKind::Lost,
     }
-    if board.count(opp, Pattern4::BFlex4) > 0 {
+    if open_four_threat(board, opp) {
         NodeKind::Defend
     } else {
         NodeKind::Quiet
     }
+}
+
+/// Whether `att` threatens an open four (or a double four) it may really play: under renju
+/// black's double fours are forbidden, so they threaten nothing.
+pub fn open_four_threat(board: &Board, att: Color) -> bool {
+    let n = board.count(att, Pattern4::BFlex4);
+    if n == 0 || !(board.rule().renju && att == Color::Black) {
+        return n > 0;
+    }
+    cells_at_least(board, att, Pattern4::BFlex4)
+        .iter()
+        .any(|&f| board.p4(f, att) == Pattern4::BFlex4 && !board.is_forbidden(f))
 }
 
 /// Answers to an opponent's open-four threat: on each line where a cell would give the
@@ -75,7 +87,7 @@ pub fn threat_blocks(board: &Board, att: Color) -> MoveList {
     let mut out = MoveList::new();
     let ci = att.idx();
     for f in cells_at_least(board, att, Pattern4::BFlex4) {
-        if board.p4(f, att) != Pattern4::BFlex4 {
+        if board.p4(f, att) != Pattern4::BFlex4 || board.is_forbidden_for(f, att) {
             continue;
         }
         if !out.contains(&f) {

@@ -2,7 +2,7 @@
 //! those find nothing) quiet threats; the defender tries every answer that might stop
 //! the threat, and each must lose for the line to stand.
 
-use super::forced::retain_legal;
+use super::forced::{open_four_threat, retain_legal};
 use super::{
     defences, Entry, ProofLine, ThreatSearch, COUNTER_VCF_FOURS, LAST_MOVE_MIX, QUIET_THREATS,
     QUIET_THREAT_FOURS, VCT_SALT,
@@ -183,9 +183,7 @@ impl ThreatSearch<'_> {
         let mut replies: SmallVec<[Pos; 32]> = match att_fives.len() {
             // The defender's own VCF comes first: the attacker has no four to interrupt it.
             0 if !no_counter && self.vcf(COUNTER_VCF_FOURS).is_some() => return None,
-            0 if self.board.count(att, Pattern4::BFlex4) > 0 => {
-                defences(self.board).into_iter().collect()
-            }
+            0 if open_four_threat(self.board, att) => defences(self.board).into_iter().collect(),
             0 => match self.pass_vcf(QUIET_THREAT_FOURS) {
                 Some(threat) => self.threat_defences(&threat),
                 None => return None,
