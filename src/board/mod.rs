@@ -125,6 +125,11 @@ impl Board {
                 cells[Pos::new(x, y).index()] = Stone::Empty;
             }
         }
+        let per_move = if tables::tables(rule).is_wide() {
+            TOUCHED
+        } else {
+            32
+        };
         let mut board = Board {
             size,
             rule,
@@ -142,7 +147,10 @@ impl Board {
             min_y: usize::MAX,
             max_y: 0,
             undo_stack: Vec::with_capacity(size * size),
-            saved: vec![SavedCell::default(); (size * size + 1) * TOUCHED].into_boxed_slice(),
+            // A move saves at most 32 cells (40 under wide tables), and `play` hands the
+            // upkeep a window of TOUCHED entries from the top.
+            saved: vec![SavedCell::default(); (size * size + 1) * per_move + TOUCHED]
+                .into_boxed_slice(),
             saved_top: 0,
             tables: tables::tables(rule),
             wide: tables::tables(rule).is_wide(),

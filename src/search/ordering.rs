@@ -69,14 +69,11 @@ impl MovePicker {
 }
 
 impl Search<'_> {
-    /// A picker over `moves`, less those the side to move may not play (black's renju
-    /// fouls).
+    /// A picker over `moves` (which the caller has cleared of forbidden cells).
     pub(super) fn pick_from(&self, moves: &MoveList, tt_move: Pos, ply: usize) -> MovePicker {
-        let restricted = self.restricted();
         MovePicker {
             keys: moves
                 .iter()
-                .filter(|&&m| !(restricted && self.board.is_forbidden(m)))
                 .map(|&m| self.order_key(m, tt_move, ply))
                 .collect(),
             next: 0,
@@ -89,24 +86,26 @@ impl Search<'_> {
             // The empty board's candidate is the centre, which the scan does not produce.
             return self.pick_from(&self.board.candidates(), tt_move, ply);
         }
-        let mut keys = SmallVec::new();
-        if self.restricted() {
-            self.board.for_each_candidate(|m| {
-                if !self.board.is_forbidden(m) {
-                    keys.push(self.order_key(m, tt_move, ply));
-                }
-            });
-        } else {
-            self.board
-                .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply)));
+        if self.board.rule().renju {
+            return self.pick_legal_candidates(tt_move, ply);
         }
+        let mut keys = SmallVec::new();
+        self.board
+            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply)));
         MovePicker { keys, next: 0 }
     }
 
-    /// Whether the side to move has forbidden cells (black under renju).
-    #[inline]
-    fn restricted(&self) -> bool {
-        self.board.rule().renju && self.board.side_to_move() == crate::types::Color::Black
+    /// `pick_candidates` under renju: black's forbidden cells are left out.
+    #[inline(never)]
+    fn pick_legal_candidates(&self, tt_move: Pos, ply: usize) -> MovePicker {
+        let me = self.board.side_to_move();
+        let mut keys = SmallVec::new();
+        self.board.for_each_candidate(|m| {
+            if !self.board.is_forbidden_for(m, me) {
+                keys.push(self.order_key(m, tt_move, ply));
+            }
+        });
+        MovePicker { keys, next: 0 }
     }
 
     /// The ordering key of `m`: static score, table move, killers and history.

@@ -9,7 +9,7 @@ use crate::budget::Budget;
 use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::{FUTILITY_PER_PLY, LMR_DIVISOR};
-use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
+use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
 
@@ -295,6 +295,7 @@ impl<'a> Search<'a> {
             NodeKind::Defend => defence_moves.unwrap_or_default(),
             _ => self.board.candidates(),
         };
+        retain_legal(self.board, self.board.side_to_move(), &mut moves);
         if ply == 0 && !self.excluded.is_empty() && moves.len() > 1 {
             let kept: MoveList = moves
                 .iter()

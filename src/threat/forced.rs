@@ -44,14 +44,19 @@ pub fn node_kind(board: &Board) -> NodeKind {
 
 /// Whether `att` threatens an open four (or a double four) it may really play: under renju
 /// black's double fours are forbidden, so they threaten nothing.
+#[inline]
 pub fn open_four_threat(board: &Board, att: Color) -> bool {
-    let n = board.count(att, Pattern4::BFlex4);
-    if n == 0 || !(board.rule().renju && att == Color::Black) {
-        return n > 0;
-    }
-    cells_at_least(board, att, Pattern4::BFlex4)
+    board.count(att, Pattern4::BFlex4) > 0
+        && (!board.rule().renju || att == Color::White || legal_open_four(board))
+}
+
+/// Whether black has an open four or double four cell that is not forbidden.
+#[cold]
+#[inline(never)]
+fn legal_open_four(board: &Board) -> bool {
+    cells_at_least(board, Color::Black, Pattern4::BFlex4)
         .iter()
-        .any(|&f| board.p4(f, att) == Pattern4::BFlex4 && !board.is_forbidden(f))
+        .any(|&f| board.p4(f, Color::Black) == Pattern4::BFlex4 && !board.is_forbidden(f))
 }
 
 /// Answers to an opponent's open-four threat: on each line where a cell would give the
@@ -78,8 +83,14 @@ pub fn retain_legal<A: smallvec::Array<Item = Pos>>(
     moves: &mut smallvec::SmallVec<A>,
 ) {
     if board.rule().renju && color == Color::Black {
-        moves.retain(|p| !board.is_forbidden(*p));
+        drop_forbidden(board, moves);
     }
+}
+
+#[cold]
+#[inline(never)]
+fn drop_forbidden<A: smallvec::Array<Item = Pos>>(board: &Board, moves: &mut smallvec::SmallVec<A>) {
+    moves.retain(|p| !board.is_forbidden(*p));
 }
 
 /// Cells that break `att`'s open-four threats (see `defences`); empty if there are none.

@@ -17,7 +17,7 @@ mod quiet;
 mod vcf;
 mod vct;
 
-pub use forced::{defences, node_kind, threat_blocks, NodeKind};
+pub use forced::{defences, node_kind, retain_legal, threat_blocks, NodeKind};
 
 use crate::board::{five_cells, Board, MultiKey};
 use crate::budget::Budget;
