@@ -86,10 +86,10 @@ struct PlayArgs {
 #[derive(Args, Debug)]
 struct FitArgs {
     /// Passes over the training positions.
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 40)]
     epochs: usize,
     /// Adam step, in score units.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 0.5)]
     lr: f64,
     /// Weight of the search score in the target (0: results only).
     #[arg(long, default_value_t = 0.5)]

@@ -105,9 +105,9 @@ mod tests {
         let f = Features::of(&b);
         // White to move: `own` is white, `opp` is black.
         let (own, opp) = (0, 1);
-        // 225 cells, 7 stones: every empty cell counts each of its four directions once.
-        assert_eq!(f.line[own].iter().sum::<i32>(), 4 * 218);
-        assert_eq!(f.line[opp].iter().sum::<i32>(), 4 * 218);
+        // 225 cells, 5 stones: every empty cell counts each of its four directions once.
+        assert_eq!(f.line[own].iter().sum::<i32>(), 4 * 220);
+        assert_eq!(f.line[opp].iter().sum::<i32>(), 4 * 220);
         // Black's open three f8-h8 becomes an open four at e8 or i8 (the two ends), and a
         // four at d8 or j8 (one gap); nothing else on the board makes black a four.
         assert_eq!(f.line[opp][Pattern::F4 as usize], 2);

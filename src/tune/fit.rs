@@ -28,8 +28,8 @@ pub struct Fit {
 impl Default for Fit {
     fn default() -> Self {
         Fit {
-            epochs: 60,
-            lr: 1.0,
+            epochs: 40,
+            lr: 0.5,
             batch: 512,
             l2: 1e-7,
             l2_table: 1e-5,

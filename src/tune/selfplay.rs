@@ -1,20 +1,16 @@
 //! Self-play: Wuzi against itself through the library's `Engine`, from random balanced
 //! openings (a few random stones near the centre), at a fixed node count per move, with a
-//! random one of the statically best moves now and then in the first plies. (Under a node
-//! cap the engine's root threat search can spend the whole budget without a proof and
-//! leave the alpha-beta nothing, answering with its static fallback at depth 0: such a move
-//! is searched again by the plain alpha-beta at a fixed depth.) Every game
+//! random one of the statically best moves now and then in the first plies. Every game
 //! follows from the seed and its index alone (its own engine and table, its own random
 //! stream), so a run is the same on any machine and any number of threads.
 
 use super::game::Game;
 use crate::eval::order_score;
-use crate::search::search_fixed;
-use crate::tt::TranspositionTable;
 use crate::types::{Pos, Rule, Score, WIN_BOUND};
 use crate::{Engine, EngineConfig, Limits};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+use std::time::Duration;
 
 /// What to play.
 #[derive(Clone, Debug)]
@@ -39,9 +35,6 @@ pub struct SelfPlay {
     pub random_chance: f64,
     /// How many statically best moves a random ply chooses from.
     pub random_top: usize,
-    /// Depth of the plain alpha-beta that decides a move when the engine's node budget
-    /// went to its root threat search.
-    pub fallback_depth: i32,
     /// Worker threads.
     pub threads: usize,
 }
@@ -59,7 +52,6 @@ impl Default for SelfPlay {
             random_plies: 6,
             random_chance: 0.25,
             random_top: 3,
-            fallback_depth: 2,
             threads: 1,
         }
     }
@@ -85,7 +77,6 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
         moves: Vec::new(),
         scores: Vec::new(),
     };
-    let mut tt = TranspositionTable::with_bytes(TT_BYTES);
     if engine.new_game(size, cfg.rule).is_err() {
         return game;
     }
@@ -111,18 +102,18 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
         let (pos, score) = if random {
             (random_good_move(&engine, cfg.random_top, &mut rng), None)
         } else {
+            // A wall-clock cap far above what the node budget takes guards against a
+            // pathological search; within it, the move follows from the nodes alone.
             let limits = Limits {
                 max_nodes: Some(cfg.nodes),
-                ..Limits::depth(i32::MAX)
+                ..Limits::time(Duration::from_secs(5))
             };
-            let mut r = engine.think(&limits);
-            if r.depth == 0 && r.score.abs() < WIN_BOUND {
-                // The root's threat search spent the whole node budget without a proof
-                // (it may, under a node cap): the alpha-beta alone decides instead.
-                let mut board = engine.board().clone();
-                r = search_fixed(&mut board, &mut tt, cfg.fallback_depth);
-            }
-            (r.best, Some(r.score))
+            let r = engine.think(&limits);
+            // Under a node cap the root's threat search may spend the whole budget without
+            // a proof, leaving the alpha-beta nothing: the move is the engine's static
+            // fallback and its score says nothing.
+            let searched = r.depth > 0 || r.score.abs() >= WIN_BOUND;
+            (r.best, searched.then_some(r.score))
         };
         if engine.play(pos).is_err() {
             break;
