@@ -89,6 +89,8 @@ mod tests {
         let fitted = include_str!("../eval/sets/fitted.rs");
         assert_eq!(parse(hand).as_ref(), Ok(SetName::Hand.weights()));
         assert_eq!(parse(fitted).as_ref(), Ok(SetName::Fitted.weights()));
+        // The hand set's file says the hand-set numbers (`tune::hand`) exactly.
+        assert_eq!(&crate::tune::hand::hand_set(), SetName::Hand.weights());
     }
 
     #[test]

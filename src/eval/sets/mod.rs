@@ -131,3 +131,38 @@ pub fn active() -> SetName {
         _ => SetName::Hand,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threat_bits_read_the_class_counts() {
+        let mut own = [0u16; Pattern4::COUNT];
+        let mut opp = [0u16; Pattern4::COUNT];
+        assert_eq!(threat_mask(&own, &opp), 0);
+        own[Pattern4::CBlock4Flex3 as usize] = 1;
+        // A 4-3 point is also an open-three point or better (bit 2), not a four point.
+        assert_eq!(threat_mask(&own, &opp), 1 | 1 << 2);
+        own[Pattern4::DBlock4Plus as usize] = 2;
+        opp[Pattern4::FFlex3x2 as usize] = 1;
+        opp[Pattern4::AFive as usize] = 1;
+        assert_eq!(
+            threat_mask(&own, &opp),
+            1 | 1 << 2 | 1 << 4 | 1 << 7 | 1 << 8 | 1 << 10
+        );
+        opp = [0; Pattern4::COUNT];
+        opp[Pattern4::LFlex2 as usize] = 9;
+        opp[Pattern4::BFlex4 as usize] = 1;
+        assert_eq!(threat_mask(&opp, &own) >> 3 & 1, 1, "own open four");
+        assert_eq!(threat_mask(&own, &opp) >> 5 & 1, 1, "opp open four");
+    }
+
+    #[test]
+    fn set_names_parse_and_the_hand_set_is_the_default() {
+        assert_eq!("fitted".parse::<SetName>(), Ok(SetName::Fitted));
+        assert_eq!("hand".parse::<SetName>(), Ok(SetName::Hand));
+        assert!("other".parse::<SetName>().is_err());
+        assert!(!SetName::Hand.weights().has_class_terms());
+    }
+}
