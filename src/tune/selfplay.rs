@@ -64,7 +64,10 @@ const TT_BYTES: usize = 4 << 20;
 pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
     let mut rng =
         StdRng::seed_from_u64(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
-    let size = cfg.sizes[index % cfg.sizes.len().max(1)].clamp(5, 32);
+    let size = match cfg.sizes.len() {
+        0 => 15,
+        n => cfg.sizes[index % n].clamp(5, 32),
+    };
     let mut engine = Engine::new(EngineConfig {
         tt_bytes: Some(TT_BYTES),
         ..EngineConfig::default()
@@ -170,6 +173,7 @@ pub fn play_all(cfg: &SelfPlay, progress: &(dyn Fn(usize) + Sync)) -> Vec<Game> 
             })
             .collect();
         for h in handles {
+            // A worker that panicked loses its games; the rest are kept.
             for (i, g) in h.join().unwrap_or_default() {
                 slots[i] = Some(g);
             }
