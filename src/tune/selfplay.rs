@@ -57,6 +57,9 @@ impl Default for SelfPlay {
     }
 }
 
+/// Wall-clock cap of one self-play move.
+const CLOCK_CAP: Duration = Duration::from_secs(120);
+
 /// Table size of a self-play engine: small, since each game gets a fresh one.
 const TT_BYTES: usize = 4 << 20;
 
@@ -106,10 +109,12 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
             (random_good_move(&engine, cfg.random_top, &mut rng), None)
         } else {
             // A wall-clock cap far above what the node budget takes guards against a
-            // pathological search; within it, the move follows from the nodes alone.
+            // pathological search; within it, the move follows from the nodes alone. (The
+            // root threat searches get a sixth and a quarter of it: with a 5 s cap, a
+            // process starved of CPU on a loaded machine hit them and changed a game.)
             let limits = Limits {
                 max_nodes: Some(cfg.nodes),
-                ..Limits::time(Duration::from_secs(5))
+                ..Limits::time(CLOCK_CAP)
             };
             let r = engine.think(&limits);
             // Under a node cap the root's threat search may spend the whole budget without
