@@ -36,6 +36,9 @@ struct Cli {
     /// Play the one-ply greedy baseline instead of searching (for tournaments).
     #[arg(long)]
     greedy: bool,
+    /// Evaluation weight set: `hand` (the default) or `fitted` (`wuzi-tune`'s).
+    #[arg(long, value_name = "SET", default_value = "hand")]
+    eval: wuzi::eval::sets::SetName,
     #[command(subcommand)]
     action: Option<Action>,
 }
@@ -75,6 +78,8 @@ fn main() -> ExitCode {
             };
         }
     };
+    // Before any board is built: boards read the set's tables when they are made.
+    wuzi::eval::sets::select(cli.eval);
     let config = EngineConfig {
         tt_bytes: cli.tt_mb.map(|mb| mb.saturating_mul(1 << 20)),
         use_checksum: !cli.no_checksum,

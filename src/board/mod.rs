@@ -405,6 +405,16 @@ impl crate::eval::Shapes for Board {
     }
 
     #[inline]
+    fn counts(&self, color: Color) -> &[u16; Pattern4::COUNT] {
+        &self.p4_count[color.idx()]
+    }
+
+    #[inline]
+    fn tables(&self) -> &Tables {
+        self.tables
+    }
+
+    #[inline]
     fn cell(&self, pos: Pos) -> &CellPatterns {
         &self.pats[pos.index()]
     }

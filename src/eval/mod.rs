@@ -2,19 +2,22 @@
 //!
 //! - `pattern`: line shapes and their combination classes;
 //! - `tables`: the lookup tables built per rule (the rule seam) and the per-cell state;
-//! - `weights`: every weight, of positions and of moves, in one file.
+//! - `sets`: the evaluation weight sets, generated data files (hand-set and fitted);
+//! - `weights`: the weights of moves and the search's eval-based margins.
 //!
 //! The board keeps, for each colour, the sum over empty cells of what that colour would
-//! gain by playing there. Their difference ranks quiet positions; the threat term adds what
-//! the side to move can force next (an open three to extend, a four-three to play).
+//! gain by playing there. Their difference ranks quiet positions; the threat-state table
+//! adds what either side can force next (an open three to extend, a four-three to play),
+//! and a set may weigh each side's class counts on their own.
 
 pub mod pattern;
+pub mod sets;
 pub mod tables;
 pub(crate) mod weights;
 
 use crate::types::{Color, Pos, Score};
 use pattern::Pattern4;
-use tables::CellPatterns;
+use tables::{CellPatterns, Tables};
 use weights::*;
 
 /// What the evaluation reads of a position: the incremental sums and class counts and the
@@ -29,30 +32,32 @@ pub trait Shapes {
     fn count(&self, color: Color, p4: Pattern4) -> usize;
     /// How many empty cells give `color` a class of at least `p4`.
     fn count_at_least(&self, color: Color, p4: Pattern4) -> usize;
+    /// How many empty cells give `color` each class.
+    fn counts(&self, color: Color) -> &[u16; Pattern4::COUNT];
+    /// The tables (and weight set) the shares come from.
+    fn tables(&self) -> &Tables;
     /// The shapes of the empty cell `pos`.
     fn cell(&self, pos: Pos) -> &CellPatterns;
 }
 
-/// Evaluation of the position for the side to move, in the engine's score units.
+/// Evaluation of the position for the side to move, in the engine's score units: half the
+/// difference of the two colours' share sums, the threat-state value (tempo included) and,
+/// if the set has them, both sides' weighted class counts.
 pub fn evaluate(board: &impl Shapes) -> Score {
     let me = board.side_to_move();
     let opp = me.opp();
+    let tables = board.tables();
+    let set = tables.set();
+    let (own, theirs) = (board.counts(me), board.counts(opp));
     let base = board.value(me) - board.value(opp);
-    let mut threat = 0;
-    // Moving side's initiative: a four-three or three-three it can play now.
-    if board.count(me, Pattern4::CBlock4Flex3) > 0 {
-        threat += EVAL_FOUR_THREE;
-    } else if board.count(me, Pattern4::FFlex3x2) > 0 {
-        threat += EVAL_THREE_THREE;
+    let mut score = base / 2 + set.threat[sets::threat_mask(own, theirs)] as Score;
+    if tables.class_terms() {
+        for k in 0..Pattern4::COUNT {
+            score +=
+                set.own[k] as Score * own[k] as Score + set.opp[k] as Score * theirs[k] as Score;
+        }
     }
-    if board.count_at_least(me, Pattern4::HFlex3) > 0 {
-        threat += EVAL_OPEN_THREE;
-    }
-    // The opponent's pending open-four threat must be answered, which costs the tempo.
-    if board.count(opp, Pattern4::BFlex4) > 0 {
-        threat += EVAL_OPP_OPEN_FOUR;
-    }
-    (base / 2 + threat + EVAL_TEMPO).clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Static ordering score of `p` for the side to move: own threat, blocked threat, and the

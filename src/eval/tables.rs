@@ -2,7 +2,7 @@
 //!
 //! `line[window]` says what the line becomes for each colour if that colour played the
 //! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`) and
-//! an evaluation share (weights from `weights`). A move touches a fixed number of
+//! an evaluation share (weights from the active weight set, `sets`). A move touches a fixed number of
 //! windows, so `play`/`undo` cost is fixed.
 //!
 //! # The rule seam
@@ -16,7 +16,7 @@
 //! renju's black (exactly five) and white (five or more) plug in.
 
 use super::pattern::{classify, combine, FiveRule, Pattern, Pattern4, Seen};
-use super::weights::{COMBO_BONUS, LINE_VALUE};
+use super::sets::{self, EvalSet, SetName};
 use crate::types::Rule;
 use std::sync::OnceLock;
 
@@ -71,6 +71,10 @@ pub struct Tables {
     wide: Box<[u8]>,
     /// Four direction patterns (a nibble each) → class and evaluation share.
     combo: Box<[Combo; 1 << 16]>,
+    /// The weight set the shares were built from, whose other terms `evaluate` reads.
+    set: &'static EvalSet,
+    /// Whether the set has per-class count terms (`evaluate` skips them otherwise).
+    class_terms: bool,
 }
 
 /// One combination table entry, laid out so `play` copies both fields as they are (a
@@ -91,6 +95,18 @@ impl Tables {
             wide: &self.wide,
             combo: &self.combo,
         }
+    }
+
+    /// The weight set behind these tables.
+    #[inline]
+    pub fn set(&self) -> &'static EvalSet {
+        self.set
+    }
+
+    /// Whether the set has per-class count terms.
+    #[inline]
+    pub fn class_terms(&self) -> bool {
+        self.class_terms
     }
 
     /// Whether shapes read the fifth cell each side (see the module notes).
@@ -178,18 +194,17 @@ impl TableRefs<'_> {
     }
 }
 
-/// The tables for `rule`, built on first use and shared by every board of that rule:
-/// freestyle's in a few milliseconds, a wide rule's in a few hundred.
+/// The tables for `rule` and the active weight set (`sets::select`), built on first use
+/// and shared by every board of that rule and set: freestyle's in a few milliseconds, a
+/// wide rule's in a few hundred.
 pub fn tables(rule: Rule) -> &'static Tables {
-    static FREESTYLE: OnceLock<Tables> = OnceLock::new();
-    static WIDE: [OnceLock<Tables>; 4] = [
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-        OnceLock::new(),
-    ];
+    // Per weight set: exactly five, caro, caro + exactly five, freestyle, renju.
+    static TABLES: [[OnceLock<Tables>; 5]; SetName::COUNT] =
+        [const { [const { OnceLock::new() }; 5] }; SetName::COUNT];
+    let set = sets::active();
+    let per_set = &TABLES[set as usize];
     if rule.is_freestyle() {
-        return FREESTYLE.get_or_init(build);
+        return per_set[3].get_or_init(|| build(set.weights()));
     }
     if rule.renju {
         // Black wins with exactly five, white with five or more.
@@ -197,7 +212,7 @@ pub fn tables(rule: Rule) -> &'static Tables {
             exact: true,
             caro: false,
         };
-        return WIDE[3].get_or_init(|| build_wide([black, FiveRule::FREESTYLE]));
+        return per_set[4].get_or_init(|| build_wide([black, FiveRule::FREESTYLE], set.weights()));
     }
     let five = FiveRule {
         exact: rule.exact_five,
@@ -208,7 +223,7 @@ pub fn tables(rule: Rule) -> &'static Tables {
         (false, true) => 1,
         _ => 2,
     };
-    WIDE[slot].get_or_init(|| build_wide([five, five]))
+    per_set[slot].get_or_init(|| build_wide([five, five], set.weights()))
 }
 
 /// The pattern of `w`'s line for the colour whose code is `own`, as a line of `N` cells:
@@ -235,8 +250,8 @@ fn line_of<const N: usize>(w: usize, own: usize) -> [Seen; N] {
 
 /// A wide rule's tables: every 20-bit window classified for black under `fives[0]` and
 /// for white under `fives[1]`.
-fn build_wide(fives: [FiveRule; 2]) -> Tables {
-    let narrow = build();
+fn build_wide(fives: [FiveRule; 2], set: &'static EvalSet) -> Tables {
+    let narrow = build(set);
     let mut memos = [vec![u8::MAX; 1 << 22], vec![u8::MAX; 1 << 22]];
     let mut wide = vec![0u8; 1 << 20];
     for (w, slot) in wide.iter_mut().enumerate() {
@@ -253,7 +268,7 @@ fn build_wide(fives: [FiveRule; 2]) -> Tables {
     }
 }
 
-fn build() -> Tables {
+fn build(set: &'static EvalSet) -> Tables {
     let mut memo = vec![u8::MAX; 1 << 18];
     let mut line = vec![0u8; 1 << 16];
     for (w, slot) in line.iter_mut().enumerate() {
@@ -270,7 +285,7 @@ fn build() -> Tables {
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
         let p4 = combine(&pats);
         let value: i16 =
-            pats.iter().map(|&p| LINE_VALUE[p as usize]).sum::<i16>() + COMBO_BONUS[p4 as usize];
+            pats.iter().map(|&p| set.line[p as usize]).sum::<i16>() + set.combo[p4 as usize];
         *slot = Combo { p4, value };
     }
     Tables {
@@ -278,5 +293,7 @@ fn build() -> Tables {
         line: line.into_boxed_slice().try_into().expect("2^16 entries"),
         wide: Box::new([]),
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
+        set,
+        class_terms: set.has_class_terms(),
     }
 }

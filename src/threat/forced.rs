@@ -89,7 +89,10 @@ pub fn retain_legal<A: smallvec::Array<Item = Pos>>(
 
 #[cold]
 #[inline(never)]
-fn drop_forbidden<A: smallvec::Array<Item = Pos>>(board: &Board, moves: &mut smallvec::SmallVec<A>) {
+fn drop_forbidden<A: smallvec::Array<Item = Pos>>(
+    board: &Board,
+    moves: &mut smallvec::SmallVec<A>,
+) {
     moves.retain(|p| !board.is_forbidden(*p));
 }
 

@@ -1,0 +1,264 @@
+//! `wuzi-tune`: fit Wuzi's evaluation to its own self-play games, from one command.
+//!
+//! ```text
+//! wuzi-tune all --games 400 --nodes 3000 --seed 1 --out tune-out --write src/eval/sets/fitted.rs
+//! ```
+//!
+//! `selfplay` writes `OUT/games.txt`; `fit` reads a games file and writes a weight-set data
+//! file (`OUT/fitted.rs`, and `--write PATH` too); `all` does both; `hand` writes the
+//! hand-set weights' data file. Everything follows from the seed.
+
+use clap::{Args, Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use wuzi::eval::sets::SetName;
+use wuzi::tune::file::{parse, render};
+use wuzi::tune::fit::Fit;
+use wuzi::tune::game::{parse_games, Game};
+use wuzi::tune::hand::hand_set;
+use wuzi::tune::pipeline::{fit_games, Plan};
+use wuzi::tune::selfplay::{play_all, SelfPlay};
+use wuzi::Rule;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "wuzi-tune",
+    about = "Fit Wuzi's evaluation to its own self-play games"
+)]
+struct Cli {
+    #[command(subcommand)]
+    action: Action,
+}
+
+#[derive(Subcommand, Debug)]
+enum Action {
+    /// Self-play games into OUT/games.txt.
+    Selfplay(PlayArgs),
+    /// Fit a weight set to a games file.
+    Fit {
+        /// The games file.
+        #[arg(long)]
+        games_file: PathBuf,
+        #[command(flatten)]
+        fit: FitArgs,
+    },
+    /// Self-play, then fit.
+    All {
+        #[command(flatten)]
+        play: PlayArgs,
+        #[command(flatten)]
+        fit: FitArgs,
+    },
+    /// Write the hand-set weights' data file.
+    Hand {
+        /// Where (e.g. src/eval/sets/hand.rs).
+        #[arg(long)]
+        write: PathBuf,
+    },
+}
+
+#[derive(Args, Debug)]
+struct PlayArgs {
+    /// Number of games.
+    #[arg(long, default_value_t = 100)]
+    games: usize,
+    /// Nodes per searched move.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board sides, used in turn.
+    #[arg(long, value_delimiter = ',', default_value = "15,20")]
+    sizes: Vec<usize>,
+    /// Rule bits (Gomocup INFO rule: 0 freestyle, 1 exactly five, 8 caro).
+    #[arg(long, default_value_t = 0)]
+    rule: u32,
+    /// Worker threads (the games do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Output folder.
+    #[arg(long, default_value = "tune-out")]
+    out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct FitArgs {
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 40)]
+    epochs: usize,
+    /// Adam step, in score units.
+    #[arg(long, default_value_t = 0.5)]
+    lr: f64,
+    /// Weight of the search score in the target (0: results only).
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// Hold out one game in this many.
+    #[arg(long, default_value_t = 10)]
+    hold_every: usize,
+    /// Also write the weight file here (e.g. src/eval/sets/fitted.rs).
+    #[arg(long)]
+    write: Option<PathBuf>,
+    /// Output folder (OUT/fitted.rs), when not given by self-play.
+    #[arg(long = "fit-out", default_value = "tune-out")]
+    fit_out: PathBuf,
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Today's date (UTC) as yyyy-mm-dd, from the system clock.
+fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0);
+    // Days to civil date (H. Hinnant's algorithm).
+    let z = secs.div_euclid(86_400) + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + (m <= 2) as i64;
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
+    let cfg = SelfPlay {
+        games: a.games,
+        nodes: a.nodes,
+        seed: a.seed,
+        sizes: a.sizes.clone(),
+        rule: Rule::from_bits(a.rule),
+        threads: a.threads,
+        ..SelfPlay::default()
+    };
+    let start = Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let games = play_all(&cfg, &|_| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n.is_multiple_of(20) || n == cfg.games {
+            eprintln!(
+                "self-play: {n}/{} games, {:.0?}",
+                cfg.games,
+                start.elapsed()
+            );
+        }
+    });
+    let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+    let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+    let path = a.out.join("games.txt");
+    write_file(&path, &text)?;
+    eprintln!(
+        "self-play: {} games, {moves} moves in {:.1?} -> {}",
+        games.len(),
+        start.elapsed(),
+        path.display()
+    );
+    Ok(games)
+}
+
+fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(), String> {
+    let start = Instant::now();
+    let plan = Plan {
+        fit: Fit {
+            epochs: a.epochs,
+            lr: a.lr,
+            ..Fit::default()
+        },
+        lambda: a.lambda,
+        hold_every: a.hold_every,
+    };
+    let (set, report) = fit_games(games, SetName::Hand.weights(), &plan);
+    let losses: Vec<String> = report.epochs.iter().map(|l| format!("{l:.5}")).collect();
+    eprintln!("fit: training loss by epoch {}", losses.join(" "));
+    let mut header = vec![
+        "Evaluation weights fitted by `wuzi-tune` on Wuzi's own self-play games.".to_string(),
+        String::new(),
+        format!(
+            "command: {}",
+            std::env::args().collect::<Vec<_>>().join(" ")
+        ),
+    ];
+    header.extend(source.iter().cloned());
+    header.push(format!(
+        "fit: {} epochs, lr {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
+        a.epochs,
+        a.lr,
+        a.lambda,
+        a.hold_every,
+        start.elapsed(),
+        today()
+    ));
+    header.extend(report.lines());
+    for line in &report.lines() {
+        println!("{line}");
+    }
+    let text = render(&set, &header);
+    // The file must say exactly the set fitted.
+    if parse(&text).as_ref() != Ok(&set) {
+        return Err("the rendered weight file does not read back".into());
+    }
+    write_file(&out.join("fitted.rs"), &text)?;
+    if let Some(path) = &a.write {
+        write_file(path, &text)?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    match cli.action {
+        Action::Selfplay(a) => selfplay(&a).map(|_| ()),
+        Action::Fit { games_file, fit: a } => {
+            let text = std::fs::read_to_string(&games_file)
+                .map_err(|e| format!("{}: {e}", games_file.display()))?;
+            let games = parse_games(&text)?;
+            let source = [format!("games file: {}", games_file.display())];
+            fit(&games, &a, &a.fit_out, &source)
+        }
+        Action::All { play, fit: a } => {
+            let start = Instant::now();
+            let games = selfplay(&play)?;
+            let moves: usize = games.iter().map(|g| g.moves.len()).sum();
+            let source = [format!(
+                "self-play: seed {}, {} games ({} moves), {} nodes a move, sizes {:?}, rule {}, {:.1?}",
+                play.seed,
+                games.len(),
+                moves,
+                play.nodes,
+                play.sizes,
+                play.rule,
+                start.elapsed()
+            )];
+            fit(&games, &a, &play.out, &source)
+        }
+        Action::Hand { write } => {
+            let header = [
+                "The hand-set evaluation weights: the engine's default set (`tune::hand`)."
+                    .to_string(),
+                String::new(),
+                "Written by `wuzi-tune hand --write src/eval/sets/hand.rs`.".to_string(),
+            ];
+            write_file(&write, &render(&hand_set(), &header))
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("wuzi-tune: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Evaluation weight sets: the numbers `evaluate` and the table build read, kept as data.
+//!
+//! Each set is a generated data file in this folder (`hand.rs`: the hand-set weights the
+//! engine has always played with; `fitted.rs`: the weights `wuzi-tune` fitted on Wuzi's own
+//! self-play games). `wuzi-tune` writes them and reads them back (`wuzi::tune::file`), so
+//! neither is edited by hand. The process plays with one set, chosen by [`select`] before
+//! the first board is built (`pbrain-wuzi --eval fitted`); the default is the hand set.
+//!
+//! A set holds:
+//! - `line`: a cell's share per line pattern (`Pattern`), summed over its four lines;
+//! - `combo`: a cell's extra share per combination class (`Pattern4`);
+//! - `own`/`opp`: per class, a weight on how many empty cells give the side to move
+//!   (`own`) or the opponent (`opp`) that class, so both sides' threat potential counts
+//!   with its own sign and size;
+//! - `threat`: the threat-state table, one value per [`threat_mask`] (SEARCH.md §8.9),
+//!   the side to move's tempo included.
+
+mod fitted;
+mod hand;
+
+use super::pattern::Pattern4;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// Bits of the threat state (see [`threat_mask`]).
+pub const THREAT_BITS: usize = 11;
+/// Entries of the threat-state table.
+pub const THREAT_STATES: usize = 1 << THREAT_BITS;
+/// What each bit of [`threat_mask`] says, lowest first.
+pub const THREAT_BIT_NAMES: [&str; THREAT_BITS] = [
+    "own 4-3",
+    "own 3-3",
+    "own open-three point or better",
+    "own open four",
+    "own four point",
+    "opp open four",
+    "opp 4-3",
+    "opp 3-3",
+    "opp open-three point or better",
+    "opp four point",
+    "opp five point",
+];
+
+/// One complete set of evaluation weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalSet {
+    /// Share of a cell per line pattern, indexed by `Pattern`; never negative.
+    pub line: [i16; 13],
+    /// Extra share of a cell per class, indexed by `Pattern4`; never negative.
+    pub combo: [i16; Pattern4::COUNT],
+    /// Weight per empty cell giving the side to move each class.
+    pub own: [i16; Pattern4::COUNT],
+    /// Weight per empty cell giving the opponent each class.
+    pub opp: [i16; Pattern4::COUNT],
+    /// Threat-state table, indexed by [`threat_mask`].
+    pub threat: [i16; THREAT_STATES],
+}
+
+impl EvalSet {
+    /// Whether the per-class count terms are all zero (then `evaluate` skips them).
+    pub fn has_class_terms(&self) -> bool {
+        self.own.iter().chain(self.opp.iter()).any(|&w| w != 0)
+    }
+}
+
+/// The threat state of a position from the per-class counts of the side to move (`own`)
+/// and of the opponent (`opp`), as `THREAT_BITS` bits (names in [`THREAT_BIT_NAMES`]).
+#[inline]
+pub fn threat_mask(own: &[u16; Pattern4::COUNT], opp: &[u16; Pattern4::COUNT]) -> usize {
+    use Pattern4::*;
+    let has = |c: &[u16; Pattern4::COUNT], p: Pattern4| (c[p as usize] != 0) as usize;
+    let three = |c: &[u16; Pattern4::COUNT]| c[HFlex3 as usize..].iter().any(|&n| n != 0) as usize;
+    let four = |c: &[u16; Pattern4::COUNT]| has(c, EBlock4) | has(c, DBlock4Plus);
+    has(own, CBlock4Flex3)
+        | has(own, FFlex3x2) << 1
+        | three(own) << 2
+        | has(own, BFlex4) << 3
+        | four(own) << 4
+        | has(opp, BFlex4) << 5
+        | has(opp, CBlock4Flex3) << 6
+        | has(opp, FFlex3x2) << 7
+        | three(opp) << 8
+        | four(opp) << 9
+        | has(opp, AFive) << 10
+}
+
+/// The weight sets compiled into the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetName {
+    /// The hand-set weights (the default).
+    Hand = 0,
+    /// The weights fitted by `wuzi-tune`.
+    Fitted = 1,
+}
+
+impl SetName {
+    /// Number of sets.
+    pub const COUNT: usize = 2;
+
+    /// The set's weights.
+    pub fn weights(self) -> &'static EvalSet {
+        match self {
+            SetName::Hand => &hand::SET,
+            SetName::Fitted => &fitted::SET,
+        }
+    }
+}
+
+impl std::str::FromStr for SetName {
+    type Err = String;
+    fn from_str(s: &str) -> Result<SetName, String> {
+        match s {
+            "hand" => Ok(SetName::Hand),
+            "fitted" => Ok(SetName::Fitted),
+            _ => Err(format!("unknown evaluation set {s:?} (hand or fitted)")),
+        }
+    }
+}
+
+static ACTIVE: AtomicU8 = AtomicU8::new(SetName::Hand as u8);
+
+/// Play with `set` from now on: boards built after this call read its weights (boards
+/// already built keep theirs).
+pub fn select(set: SetName) {
+    ACTIVE.store(set as u8, Ordering::Relaxed);
+}
+
+/// The set new boards read.
+pub fn active() -> SetName {
+    match ACTIVE.load(Ordering::Relaxed) {
+        1 => SetName::Fitted,
+        _ => SetName::Hand,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threat_bits_read_the_class_counts() {
+        let mut own = [0u16; Pattern4::COUNT];
+        let mut opp = [0u16; Pattern4::COUNT];
+        assert_eq!(threat_mask(&own, &opp), 0);
+        own[Pattern4::CBlock4Flex3 as usize] = 1;
+        // A 4-3 point is also an open-three point or better (bit 2), not a four point.
+        assert_eq!(threat_mask(&own, &opp), 1 | 1 << 2);
+        own[Pattern4::DBlock4Plus as usize] = 2;
+        opp[Pattern4::FFlex3x2 as usize] = 1;
+        opp[Pattern4::AFive as usize] = 1;
+        assert_eq!(
+            threat_mask(&own, &opp),
+            1 | 1 << 2 | 1 << 4 | 1 << 7 | 1 << 8 | 1 << 10
+        );
+        opp = [0; Pattern4::COUNT];
+        opp[Pattern4::LFlex2 as usize] = 9;
+        opp[Pattern4::BFlex4 as usize] = 1;
+        assert_eq!(threat_mask(&opp, &own) >> 3 & 1, 1, "own open four");
+        assert_eq!(threat_mask(&own, &opp) >> 5 & 1, 1, "opp open four");
+    }
+
+    #[test]
+    fn set_names_parse_and_the_hand_set_is_the_default() {
+        assert_eq!("fitted".parse::<SetName>(), Ok(SetName::Fitted));
+        assert_eq!("hand".parse::<SetName>(), Ok(SetName::Hand));
+        assert!("other".parse::<SetName>().is_err());
+        assert!(!SetName::Hand.weights().has_class_terms());
+    }
+}

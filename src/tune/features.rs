@@ -1,0 +1,148 @@
+//! What the fit sees of a position: for the side to move (`own`) and the opponent (`opp`),
+//! how many (empty cell, direction) pairs make each line pattern, how many empty cells
+//! make each combination class, and the threat state. The engine's evaluation is a
+//! function of exactly these ([`eval_with`] computes it, equal to `eval::evaluate`).
+
+use crate::board::Board;
+use crate::eval::pattern::Pattern4;
+use crate::eval::sets::{threat_mask, EvalSet};
+use crate::eval::Shapes;
+use crate::types::{Pos, Score};
+
+/// Line patterns (`Pattern`).
+pub const PATTERNS: usize = 13;
+/// Classes (`Pattern4`).
+pub const CLASSES: usize = Pattern4::COUNT;
+
+/// The features of one position, side to move first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Per side (own, opp): (empty cell, direction) pairs per line pattern.
+    pub line: [[i32; PATTERNS]; 2],
+    /// Per side (own, opp): empty cells per class.
+    pub class: [[i32; CLASSES]; 2],
+    /// The threat state (`eval::sets::threat_mask`).
+    pub mask: usize,
+}
+
+impl Features {
+    /// The features of `board` for its side to move.
+    pub fn of(board: &Board) -> Features {
+        let me = board.side_to_move();
+        let sides = [me, me.opp()];
+        let mut line = [[0i32; PATTERNS]; 2];
+        for y in 0..board.size() {
+            for x in 0..board.size() {
+                let pos = Pos::new(x, y);
+                if !board.is_empty(pos) {
+                    continue;
+                }
+                let cell = board.cell(pos);
+                for dir in 0..4 {
+                    for (s, c) in sides.iter().enumerate() {
+                        line[s][cell.line(dir, c.idx()) as usize] += 1;
+                    }
+                }
+            }
+        }
+        let counts = sides.map(|c| *Shapes::counts(board, c));
+        Features {
+            line,
+            class: counts.map(|c| c.map(i32::from)),
+            mask: threat_mask(&counts[0], &counts[1]),
+        }
+    }
+
+    /// Whether the side to move can make five at once (a won position the search never
+    /// evaluates: such positions are left out of the fit).
+    pub fn own_five(&self) -> bool {
+        self.class[0][Pattern4::AFive as usize] > 0
+    }
+}
+
+/// The engine's evaluation of a position with features `f` under `set`, in integers as
+/// `eval::evaluate` computes it.
+pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
+    let mut base = 0;
+    for p in 0..PATTERNS {
+        base += set.line[p] as Score * (f.line[0][p] - f.line[1][p]);
+    }
+    let mut score = 0;
+    for k in 0..CLASSES {
+        base += set.combo[k] as Score * (f.class[0][k] - f.class[1][k]);
+        score += set.own[k] as Score * f.class[0][k] + set.opp[k] as Score * f.class[1][k];
+    }
+    (base / 2 + score + set.threat[f.mask] as Score).clamp(-10_000, 10_000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::evaluate;
+    use crate::eval::pattern::Pattern;
+    use crate::eval::sets::SetName;
+    use crate::types::{Color, Rule};
+
+    /// Black: an open three on row 8 (f8 g8 h8); white: two stones apart elsewhere.
+    fn position() -> Board {
+        let mut b = Board::new(15, Rule::FREESTYLE).expect("a 15x15 board");
+        for (x, y, c) in [
+            (5, 7, Color::Black),
+            (2, 2, Color::White),
+            (6, 7, Color::Black),
+            (12, 12, Color::White),
+            (7, 7, Color::Black),
+        ] {
+            b.play_as(Pos::new(x, y), c);
+        }
+        b.set_side_to_move(Color::White);
+        b
+    }
+
+    #[test]
+    fn features_of_a_small_diagram_counted_by_hand() {
+        let b = position();
+        let f = Features::of(&b);
+        // White to move: `own` is white, `opp` is black.
+        let (own, opp) = (0, 1);
+        // 225 cells, 5 stones: every empty cell counts each of its four directions once.
+        assert_eq!(f.line[own].iter().sum::<i32>(), 4 * 220);
+        assert_eq!(f.line[opp].iter().sum::<i32>(), 4 * 220);
+        // Black's open three f8-h8 becomes an open four at e8 or i8 (the two ends), and a
+        // four at d8 or j8 (one gap); nothing else on the board makes black a four.
+        assert_eq!(f.line[opp][Pattern::F4 as usize], 2);
+        assert_eq!(f.line[opp][Pattern::B4 as usize], 2);
+        assert_eq!(f.class[opp][Pattern4::BFlex4 as usize], 2);
+        assert_eq!(f.class[opp][Pattern4::EBlock4 as usize], 2);
+        // White's single stones make no four or three anywhere.
+        assert_eq!(
+            f.line[own][Pattern::B4 as usize] + f.line[own][Pattern::F4 as usize],
+            0
+        );
+        assert_eq!(
+            f.class[own][Pattern4::HFlex3 as usize..]
+                .iter()
+                .sum::<i32>(),
+            0
+        );
+        // Threat state: the opponent has an open-four point and four points (bits 5, 9,
+        // and bit 8: an open-three point or better); white has nothing.
+        assert_eq!(f.mask, 1 << 5 | 1 << 8 | 1 << 9);
+        assert!(!f.own_five());
+    }
+
+    #[test]
+    fn eval_with_matches_the_engine() {
+        // Tests never switch the process's set (other tests' boards would change), so this
+        // checks the default set, whose tables every test board is built from.
+        let mut b = position();
+        let moves = [(8, 8), (9, 9), (4, 7), (3, 3), (10, 4), (8, 7), (8, 6)];
+        for (x, y) in moves {
+            assert_eq!(
+                eval_with(&Features::of(&b), SetName::Hand.weights()),
+                evaluate(&b)
+            );
+            b.play(Pos::new(x, y));
+        }
+    }
+}

@@ -1,0 +1,23 @@
+//! Tuning the evaluation on Wuzi's own games (`wuzi-tune`): self-play, position features,
+//! a logistic-regression fit, and the weight-set data file the engine compiles in.
+//!
+//! - `selfplay`: games of Wuzi against itself through the `Engine` API, from a seed;
+//! - `game`: one recorded game and the games file;
+//! - `features`: what the fit sees of a position (both sides' line patterns, classes and
+//!   threat state), and the engine's evaluation as a function of them;
+//! - `dataset`: positions with results and search scores, split by game;
+//! - `model`: the evaluation as a linear model, to and from a weight set;
+//! - `fit`: logistic regression by minibatch Adam;
+//! - `pipeline`: games → fitted set plus before/after losses;
+//! - `hand`: the hand-set weights as a set (where the fit starts);
+//! - `file`: the data file, written and read back.
+
+pub mod dataset;
+pub mod features;
+pub mod file;
+pub mod fit;
+pub mod game;
+pub mod hand;
+pub mod model;
+pub mod pipeline;
+pub mod selfplay;

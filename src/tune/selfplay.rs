@@ -1,0 +1,188 @@
+//! Self-play: Wuzi against itself through the library's `Engine`, from random balanced
+//! openings (a few random stones near the centre), at a fixed node count per move, with a
+//! random one of the statically best moves now and then in the first plies. Every game
+//! follows from the seed and its index alone (its own engine and table, its own random
+//! stream), so a run is the same on any machine and any number of threads.
+
+use super::game::Game;
+use crate::eval::order_score;
+use crate::types::{Pos, Rule, Score, WIN_BOUND};
+use crate::{Engine, EngineConfig, Limits};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::Duration;
+
+/// What to play.
+#[derive(Clone, Debug)]
+pub struct SelfPlay {
+    /// Number of games.
+    pub games: usize,
+    /// Node budget of every searched move.
+    pub nodes: u64,
+    /// Seed of the whole run.
+    pub seed: u64,
+    /// Board sides, used in turn (game `i` is played on `sizes[i % len]`).
+    pub sizes: Vec<usize>,
+    /// The rule.
+    pub rule: Rule,
+    /// Random opening stones, at least and at most (alternating colours, black first).
+    pub opening: (usize, usize),
+    /// Half-width of the square around the centre the opening stones fall in.
+    pub spread: usize,
+    /// The first plies after the opening in which a move may be random.
+    pub random_plies: usize,
+    /// Chance that such a ply plays a random one of the `random_top` best moves.
+    pub random_chance: f64,
+    /// How many statically best moves a random ply chooses from.
+    pub random_top: usize,
+    /// Worker threads.
+    pub threads: usize,
+}
+
+impl Default for SelfPlay {
+    fn default() -> Self {
+        SelfPlay {
+            games: 100,
+            nodes: 4000,
+            seed: 1,
+            sizes: vec![15, 20],
+            rule: Rule::FREESTYLE,
+            opening: (2, 4),
+            spread: 3,
+            random_plies: 6,
+            random_chance: 0.25,
+            random_top: 3,
+            threads: 1,
+        }
+    }
+}
+
+/// Wall-clock cap of one self-play move.
+const CLOCK_CAP: Duration = Duration::from_secs(120);
+
+/// Table size of a self-play engine: small, since each game gets a fresh one.
+const TT_BYTES: usize = 4 << 20;
+
+/// Play game number `index` of the run.
+pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
+    let mut rng =
+        StdRng::seed_from_u64(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
+    let size = match cfg.sizes.len() {
+        0 => 15,
+        n => cfg.sizes[index % n].clamp(5, 32),
+    };
+    let mut engine = Engine::new(EngineConfig {
+        tt_bytes: Some(TT_BYTES),
+        ..EngineConfig::default()
+    });
+    let mut game = Game {
+        size,
+        rule_bits: cfg.rule.exact_five as u32 | (cfg.rule.caro as u32) << 3,
+        opening: 0,
+        result: 0,
+        moves: Vec::new(),
+        scores: Vec::new(),
+    };
+    if engine.new_game(size, cfg.rule).is_err() {
+        return game;
+    }
+    // The opening: distinct random cells in a square around the centre.
+    let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
+    let stones = rng.random_range(lo..=hi);
+    let spread = cfg.spread.min(size / 2 - 1) as i64;
+    let centre = (size / 2) as i64;
+    while game.moves.len() < stones {
+        let x = (centre + rng.random_range(-spread..=spread)) as usize;
+        let y = (centre + rng.random_range(-spread..=spread)) as usize;
+        let pos = Pos::new(x, y);
+        if engine.play(pos).is_ok() {
+            game.moves.push(pos);
+            game.scores.push(None);
+        }
+    }
+    game.opening = game.moves.len();
+    let sign = |ply: usize| if ply.is_multiple_of(2) { 1 } else { -1 };
+    while game.moves.len() < size * size {
+        let ply = game.moves.len();
+        let random = ply - game.opening < cfg.random_plies && rng.random_bool(cfg.random_chance);
+        let (pos, score) = if random {
+            (random_good_move(&engine, cfg.random_top, &mut rng), None)
+        } else {
+            // A wall-clock cap far above what the node budget takes guards against a
+            // pathological search; within it, the move follows from the nodes alone. (The
+            // root threat searches get a sixth and a quarter of it: with a 5 s cap, a
+            // process starved of CPU on a loaded machine hit them and changed a game.)
+            let limits = Limits {
+                max_nodes: Some(cfg.nodes),
+                ..Limits::time(CLOCK_CAP)
+            };
+            let r = engine.think(&limits);
+            // Under a node cap the root's threat search may spend the whole budget without
+            // a proof, leaving the alpha-beta nothing: the move is the engine's static
+            // fallback and its score says nothing.
+            let searched = r.depth > 0 || r.score.abs() >= WIN_BOUND;
+            (r.best, searched.then_some(r.score))
+        };
+        if engine.play(pos).is_err() {
+            break;
+        }
+        game.moves.push(pos);
+        game.scores.push(score);
+        if engine.board().last_move_won() {
+            game.result = sign(ply);
+            break;
+        }
+        // A proven win or loss ends the game: the rest would only play it out.
+        if let Some(s) = score.filter(|s: &Score| s.abs() >= WIN_BOUND) {
+            game.result = sign(ply) * s.signum() as i8;
+            break;
+        }
+    }
+    game
+}
+
+/// A random one of the `top` candidates with the best static ordering score.
+fn random_good_move(engine: &Engine, top: usize, rng: &mut StdRng) -> Pos {
+    let board = engine.board();
+    let mut moves: Vec<(i32, Pos)> = board
+        .candidates()
+        .iter()
+        .map(|&p| (order_score(board, p), p))
+        .collect();
+    moves.sort_by(|a, b| b.0.cmp(&a.0).then(a.1 .0.cmp(&b.1 .0)));
+    moves.truncate(top.max(1));
+    if moves.is_empty() {
+        return Pos::NONE;
+    }
+    moves[rng.random_range(0..moves.len())].1
+}
+
+/// Play the whole run on `cfg.threads` threads, games in index order; `progress` hears of
+/// each finished game (its index).
+pub fn play_all(cfg: &SelfPlay, progress: &(dyn Fn(usize) + Sync)) -> Vec<Game> {
+    let threads = cfg.threads.clamp(1, 64);
+    let mut slots: Vec<Option<Game>> = vec![None; cfg.games];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (t..cfg.games)
+                        .step_by(threads)
+                        .map(|i| {
+                            let g = play_game(cfg, i);
+                            progress(i);
+                            (i, g)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for h in handles {
+            // A worker that panicked loses its games; the rest are kept.
+            for (i, g) in h.join().unwrap_or_default() {
+                slots[i] = Some(g);
+            }
+        }
+    });
+    slots.into_iter().flatten().collect()
+}

@@ -1,0 +1,52 @@
+//! The tuning pipeline end to end at a tiny scale: self-play, positions, one epoch of the
+//! fit, the weight file written to disk and read back into the same set.
+
+use wuzi::eval::sets::SetName;
+use wuzi::tune::file::{parse, render};
+use wuzi::tune::fit::Fit;
+use wuzi::tune::game::parse_games;
+use wuzi::tune::pipeline::{fit_games, Plan};
+use wuzi::tune::selfplay::{play_all, play_game, SelfPlay};
+
+#[test]
+fn selfplay_fit_and_write_a_weight_file_that_loads() {
+    let cfg = SelfPlay {
+        games: 6,
+        nodes: 800,
+        seed: 5,
+        sizes: vec![15, 20],
+        ..SelfPlay::default()
+    };
+    let games = play_all(&cfg, &|_| {});
+    assert_eq!(games.len(), 6);
+    // A game follows from the seed and its index alone.
+    assert_eq!(play_game(&cfg, 4), games[4]);
+    // The games file reads back.
+    let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+    assert_eq!(parse_games(&text).as_ref(), Ok(&games));
+
+    let plan = Plan {
+        fit: Fit {
+            epochs: 1,
+            batch: 32,
+            ..Fit::default()
+        },
+        lambda: 0.5,
+        hold_every: 3,
+    };
+    let (set, report) = fit_games(&games, SetName::Hand.weights(), &plan);
+    assert!(
+        report.positions.0 > 20 && report.positions.1 > 0,
+        "{report:?}"
+    );
+    let (before, after) = (report.epochs[0], report.epochs[1]);
+    assert!(after < before, "training loss {before} -> {after}");
+
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = dir.join("fitted.rs");
+    std::fs::write(&path, render(&set, &report.lines())).expect("the weight file is written");
+    let back = std::fs::read_to_string(&path).expect("the weight file is read");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(parse(&back), Ok(set));
+}
