@@ -518,3 +518,44 @@ fn a_forbidden_double_four_is_no_threat_to_white() {
     assert_eq!(node_kind(&free), NodeKind::Defend);
     assert_eq!(node_kind(&renju), NodeKind::Quiet);
 }
+
+/// Black's three-three cell is a foul under renju: the evaluation does not count it as a
+/// threat of black's, as it does in freestyle.
+#[test]
+fn a_forbidden_three_three_is_no_threat_in_the_evaluation() {
+    let diagram = "
+        ...............
+        ...............
+        ...............
+        ...............
+        ...............
+        ........X......
+        ........X......
+        ......XX.......
+        ...............
+        ...............
+        ...............
+        .O.............
+        ...............
+        .O...........O.
+        .............O.";
+    let free = wuzi::Board::from_diagram(diagram, wuzi::Rule::FREESTYLE, Some(wuzi::Color::Black))
+        .expect("diagram");
+    let renju = wuzi::Board::from_diagram(diagram, wuzi::Rule::RENJU, Some(wuzi::Color::Black))
+        .expect("diagram");
+    let cell = wuzi::Pos::new(8, 7);
+    assert!(renju.is_forbidden(cell));
+    use wuzi::eval::pattern::Pattern4;
+    assert_eq!(renju.p4(cell, wuzi::Color::Black), Pattern4::FFlex3x2);
+    // What the evaluation adds to half the share difference: the threat terms.
+    let threat = |b: &wuzi::Board| {
+        let (black, white) = (b.value(wuzi::Color::Black), b.value(wuzi::Color::White));
+        wuzi::eval::evaluate(b) - (black - white) / 2
+    };
+    assert!(
+        threat(&renju) < threat(&free),
+        "renju {} vs freestyle {}",
+        threat(&renju),
+        threat(&free)
+    );
+}

@@ -46,9 +46,45 @@ pub trait Shapes {
 pub fn evaluate(board: &impl Shapes) -> Score {
     let me = board.side_to_move();
     let opp = me.opp();
+    let (own, theirs) = (board.counts(me), board.counts(opp));
+    if board.tables().is_renju() {
+        return evaluate_renju(board, me, *own, *theirs);
+    }
+    score_counts(board, own, theirs)
+}
+
+/// `evaluate` under renju: black's three-three cells are forbidden (a double three made of
+/// real threes is a foul), so they count as no threat of black's, neither for black to move
+/// nor against white.
+#[cold]
+fn evaluate_renju(
+    board: &impl Shapes,
+    me: Color,
+    mut own: [u16; Pattern4::COUNT],
+    mut theirs: [u16; Pattern4::COUNT],
+) -> Score {
+    let black = if me == Color::Black {
+        &mut own
+    } else {
+        &mut theirs
+    };
+    let three_three = Pattern4::FFlex3x2 as usize;
+    black[Pattern4::None as usize] += black[three_three];
+    black[three_three] = 0;
+    score_counts(board, &own, &theirs)
+}
+
+/// The evaluation from the side to move's and the opponent's class counts.
+#[inline(always)]
+fn score_counts(
+    board: &impl Shapes,
+    own: &[u16; Pattern4::COUNT],
+    theirs: &[u16; Pattern4::COUNT],
+) -> Score {
+    let me = board.side_to_move();
+    let opp = me.opp();
     let tables = board.tables();
     let set = tables.set();
-    let (own, theirs) = (board.counts(me), board.counts(opp));
     let base = board.value(me) - board.value(opp);
     let mut score = base / 2 + set.threat[sets::threat_mask(own, theirs)] as Score;
     if tables.class_terms() {

@@ -75,6 +75,9 @@ pub struct Tables {
     set: &'static EvalSet,
     /// Whether the set has per-class count terms (`evaluate` skips them otherwise).
     class_terms: bool,
+    /// Renju's tables: black's double threes are forbidden, so `evaluate` does not count
+    /// them as black's threats.
+    renju: bool,
 }
 
 /// One combination table entry, laid out so `play` copies both fields as they are (a
@@ -107,6 +110,12 @@ impl Tables {
     #[inline]
     pub fn class_terms(&self) -> bool {
         self.class_terms
+    }
+
+    /// Whether these are renju's tables (black's double threes are no threat).
+    #[inline]
+    pub fn is_renju(&self) -> bool {
+        self.renju
     }
 
     /// Whether shapes read the fifth cell each side (see the module notes).
@@ -212,7 +221,10 @@ pub fn tables(rule: Rule) -> &'static Tables {
             exact: true,
             caro: false,
         };
-        return per_set[4].get_or_init(|| build_wide([black, FiveRule::FREESTYLE], set.weights()));
+        return per_set[4].get_or_init(|| Tables {
+            renju: true,
+            ..build_wide([black, FiveRule::FREESTYLE], set.weights())
+        });
     }
     let five = FiveRule {
         exact: rule.exact_five,
@@ -295,5 +307,6 @@ fn build(set: &'static EvalSet) -> Tables {
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
         set,
         class_terms: set.has_class_terms(),
+        renju: false,
     }
 }
