@@ -117,6 +117,17 @@ pub struct Settings {
     pub lenient_replies: bool,
 }
 
+impl Settings {
+    /// The game clock as the summary and the report print it: `none` or `N ms`.
+    pub fn game_clock(&self) -> String {
+        if self.timeout_match_ms == 0 {
+            "none".to_string()
+        } else {
+            format!("{} ms", self.timeout_match_ms)
+        }
+    }
+}
+
 /// One engine, ready to spawn.
 #[derive(Clone, Debug)]
 pub struct EngineSpec {

@@ -68,11 +68,7 @@ pub fn report(
         s.board_size,
         s.rule_bits,
         s.timeout_turn_ms,
-        if s.timeout_match_ms == 0 {
-            "none".to_string()
-        } else {
-            format!("{} ms", s.timeout_match_ms)
-        },
+        s.game_clock(),
         s.draw_after_moves,
         summary.games
     );

@@ -409,11 +409,7 @@ fn header(config: &Config, gauntlet: bool) -> Vec<String> {
             s.board_size,
             s.rule_bits,
             s.timeout_turn_ms,
-            if s.timeout_match_ms == 0 {
-                "none".to_string()
-            } else {
-                format!("{} ms", s.timeout_match_ms)
-            },
+            s.game_clock(),
             s.tolerance_ms,
             s.draw_after_moves
         ),
