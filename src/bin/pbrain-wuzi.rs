@@ -36,8 +36,9 @@ struct Cli {
     /// Play the one-ply greedy baseline instead of searching (for tournaments).
     #[arg(long)]
     greedy: bool,
-    /// Evaluation weight set: `hand` (the default) or `fitted` (`wuzi-tune`'s).
-    #[arg(long, value_name = "SET", default_value = "hand")]
+    /// Evaluation weight set: `fitted` (`wuzi-tune`'s, the default since an SPRT accepted
+    /// it) or `hand` (the hand-set weights it replaced).
+    #[arg(long, value_name = "SET", default_value = "fitted")]
     eval: wuzi::eval::sets::SetName,
     #[command(subcommand)]
     action: Option<Action>,
