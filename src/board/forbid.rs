@@ -11,7 +11,19 @@ use smallvec::SmallVec;
 /// The board as the renju checker reads it, plus the stones it has placed for now.
 struct Overlay<'a> {
     board: &'a Board,
+    /// At most one entry per cell (`set` replaces it).
     placed: SmallVec<[(usize, usize, Cell); 8]>,
+}
+
+impl Overlay<'_> {
+    /// The cell as the board has it, without the checker's stones.
+    fn on_board(&self, x: usize, y: usize) -> Cell {
+        match self.board.at(Pos::new(x, y)) {
+            Stone::Black => Cell::Black,
+            Stone::White => Cell::White,
+            _ => Cell::Empty,
+        }
+    }
 }
 
 impl RenjuBoard for Overlay<'_> {
@@ -20,24 +32,15 @@ impl RenjuBoard for Overlay<'_> {
     }
 
     fn at(&self, x: usize, y: usize) -> Cell {
-        if let Some(&(_, _, c)) = self.placed.iter().rev().find(|p| p.0 == x && p.1 == y) {
-            return c;
-        }
-        match self.board.at(Pos::new(x, y)) {
-            Stone::Black => Cell::Black,
-            Stone::White => Cell::White,
-            _ => Cell::Empty,
+        match self.placed.iter().find(|p| p.0 == x && p.1 == y) {
+            Some(&(_, _, c)) => c,
+            None => self.on_board(x, y),
         }
     }
 
     fn set(&mut self, x: usize, y: usize, cell: Cell) {
         self.placed.retain(|p| !(p.0 == x && p.1 == y));
-        let on_board = match self.board.at(Pos::new(x, y)) {
-            Stone::Black => Cell::Black,
-            Stone::White => Cell::White,
-            _ => Cell::Empty,
-        };
-        if cell != on_board {
+        if cell != self.on_board(x, y) {
             self.placed.push((x, y, cell));
         }
     }
