@@ -104,3 +104,19 @@ fn a_proven_threat_win_reports_its_length_as_depth() {
     assert_eq!(r.pv.len(), 3, "{:?}", r.pv);
     assert_eq!(r.depth, 3);
 }
+
+#[test]
+fn under_a_node_cap_the_alpha_beta_gets_its_share() {
+    // The root's threat searches may take only part of a node cap (as they take only part
+    // of the clock): otherwise a VCT that finds nothing spends every node and the move is
+    // the depth-0 fallback.
+    for cap in [3_000, 6_000, 20_000] {
+        let mut engine = engine_with(QUIET);
+        let limits = Limits {
+            max_nodes: Some(cap),
+            ..Limits::depth(30)
+        };
+        let r = engine.think(&limits);
+        assert!(r.depth >= 2, "cap {cap}: depth {} nodes {}", r.depth, r.nodes);
+    }
+}

@@ -169,9 +169,15 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
         let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
+        // Under a node cap the tries get the same shares of it as of the clock, so the
+        // alpha-beta is never starved into its depth-0 fallback.
+        let share = |nodes: u64, den: u64| match limits.max_nodes {
+            Some(cap) => nodes.min(cap / den),
+            None => nodes,
+        };
         let tries = [
-            (Threat::Vcf, 2_000_000, threat_end),
-            (Threat::Vct, 3_000_000, vct_end),
+            (Threat::Vcf, share(2_000_000, 4), threat_end),
+            (Threat::Vct, share(3_000_000, 6), vct_end),
         ];
         for (threat, nodes, end) in tries {
             let mut sub = budget.child(nodes, end);
