@@ -117,6 +117,11 @@ fn under_a_node_cap_the_alpha_beta_gets_its_share() {
             ..Limits::depth(30)
         };
         let r = engine.think(&limits);
-        assert!(r.depth >= 2, "cap {cap}: depth {} nodes {}", r.depth, r.nodes);
+        assert!(
+            r.depth >= 2,
+            "cap {cap}: depth {} nodes {}",
+            r.depth,
+            r.nodes
+        );
     }
 }
