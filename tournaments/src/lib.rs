@@ -16,6 +16,7 @@ pub mod game;
 pub mod health;
 pub mod html;
 pub mod journal;
+pub mod judge;
 pub mod memory;
 pub mod opening;
 pub mod proc;

@@ -47,12 +47,65 @@ enum Cmd {
         #[arg(long)]
         out: PathBuf,
     },
+    /// On a file of positions, does an engine avoid the game's mistake? A judge engine
+    /// scores the position after the engine's move.
+    Judge(JudgeArgs),
+}
+
+#[derive(clap::Args)]
+struct JudgeArgs {
+    /// Positions file (`id | moves | game move | better move | note`, SGF letters).
+    #[arg(long)]
+    positions: PathBuf,
+    /// The engine under test: a command line split at blanks (a path, or a name on PATH).
+    #[arg(long, value_name = "CMD")]
+    engine: String,
+    /// The engine's `INFO timeout_turn` (ms).
+    #[arg(long, default_value_t = 500)]
+    turn_ms: u64,
+    /// The judge engine: a command line split at blanks.
+    #[arg(long, value_name = "CMD")]
+    judge: String,
+    /// The judge's `INFO max_node`.
+    #[arg(long, default_value_t = 3_000_000)]
+    judge_nodes: u64,
+    /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
+    #[arg(long, default_value_t = 300_000)]
+    judge_turn_ms: u64,
+    /// The judge's `INFO thread_num` (0 = not sent).
+    #[arg(long, default_value_t = 1)]
+    judge_threads: u64,
+    /// Avoided = the judge's score from the engine's side is above this.
+    #[arg(long, default_value_t = -300, allow_negative_numbers = true)]
+    threshold: i64,
+    /// Folder for judge.json, judge.csv, summary.md and the engine logs.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Positions handled at the same time (1 keeps the timing honest).
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// Board side.
+    #[arg(long, default_value_t = 20)]
+    size: usize,
+    /// `INFO rule` bits: 0 freestyle, 1 exact five, 8 caro, 9 (renju is not supported).
+    #[arg(long, default_value_t = 0)]
+    rule: u32,
+    /// `INFO max_memory` for both engines (bytes).
+    #[arg(long, default_value_t = 350_000_000)]
+    max_memory: u64,
+    /// Grace after a limit before a reply counts as late (ms).
+    #[arg(long, default_value_t = 1000)]
+    tolerance_ms: u64,
+    /// Only these ids (comma-separated).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Cmd::Merge { dirs, out } => merge(&dirs, &out),
+        Cmd::Judge(args) => judge(&args),
         Cmd::Run {
             config,
             out,
@@ -115,4 +168,65 @@ fn merge(dirs: &[PathBuf], out: &std::path::Path) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+fn judge(a: &JudgeArgs) -> ExitCode {
+    match judge_run(a) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
+    use wuzi_tournament::board::Rule;
+    use wuzi_tournament::judge::{self, positions, report};
+    if !(5..=26).contains(&a.size) {
+        return Err("--size must be 5..=26 (SGF letters)".to_string());
+    }
+    let mut list = positions::load(&a.positions, a.size, Rule::from_bits(a.rule)?)?;
+    if !a.only.is_empty() {
+        if let Some(id) = a.only.iter().find(|id| !list.iter().any(|p| &&p.id == id)) {
+            return Err(format!("--only: no position {id}"));
+        }
+        list.retain(|p| a.only.contains(&p.id));
+    }
+    let opts = judge::Options {
+        engine: judge::engine_from_command("engine", &a.engine)?,
+        judge: judge::engine_from_command("judge", &a.judge)?,
+        size: a.size,
+        rule_bits: a.rule,
+        turn_ms: a.turn_ms,
+        judge_nodes: a.judge_nodes,
+        judge_turn_ms: a.judge_turn_ms,
+        judge_threads: a.judge_threads,
+        tolerance_ms: a.tolerance_ms,
+        max_memory: a.max_memory,
+        threshold: a.threshold,
+        concurrency: a.concurrency.max(1),
+        log_dir: a.out.as_ref().map(|d| d.join("logs")),
+        progress: true,
+    };
+    let started = std::time::Instant::now();
+    let verdicts = judge::run(&opts, &list)?;
+    let ms = started.elapsed().as_millis() as u64;
+    let run = report::RunInfo::new(&opts, &a.positions, &a.engine, &a.judge, ms);
+    let totals = report::Totals::of(&verdicts);
+    console::line(&run.header());
+    console::line(&report::table(&verdicts));
+    console::line(&totals.line(a.threshold));
+    if let Some(dir) = &a.out {
+        report::write(dir, &run, &verdicts)?;
+        console::line(&format!("written: {}", dir.display()));
+    }
+    if totals.judge_faults > 0 {
+        eprintln!(
+            "error: the judge gave no score on {} positions; the figure is incomplete",
+            totals.judge_faults
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }

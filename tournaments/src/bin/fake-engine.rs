@@ -20,6 +20,8 @@
 //!   then like `first`; renju tests script a forbidden black move with it.
 //! - `hog [mib]`: before its first move allocates `mib` MiB (default 256) and writes every
 //!   page, so the memory is resident, keeps it, then plays like `first`.
+//! - `say TEXT [TEXT …]`: before each move prints `MESSAGE TEXT` for each text, then plays
+//!   like `first`; a judge with a known score (`say "Depth 9-3 | Eval +M3 | Time 1ms"`).
 //!
 //! Protocol lines are parsed and formatted by `gomocup-protocol`, like the real engine's.
 
@@ -43,6 +45,7 @@ enum Mode {
     Noisy,
     Script,
     Hog,
+    Say,
 }
 
 struct Fake {
@@ -74,6 +77,7 @@ fn main() {
         Some("noisy") => Mode::Noisy,
         Some("script") => Mode::Script,
         Some("hog") => Mode::Hog,
+        Some("say") => Mode::Say,
         _ => {
             // Printed on stdout as a protocol-safe line, never on stderr.
             println!(
@@ -227,6 +231,11 @@ impl Fake {
                     page[0] = 1;
                 }
                 std::hint::black_box(&mut self.hoard);
+            }
+            Mode::Say => {
+                for text in std::env::args().skip(2) {
+                    say(&Response::Message(text));
+                }
             }
             Mode::First | Mode::Random | Mode::Hog | Mode::Script => {}
         }

@@ -1,0 +1,421 @@
+//! `wuzi-tournament judge`: on a file of positions (usually decisive mistakes from lost
+//! games), does an engine avoid the mistake? Each position goes to the engine in a fresh
+//! process, as a Gomocup manager would send it; the position after its move goes to a
+//! judge engine (a fresh process with a node limit), whose last reported score, turned to
+//! the tested side's view, must be above a threshold.
+//!
+//! The engine's side is the side to move in the position; the judge plays the other side,
+//! so its score is negated. A move that makes five is a win without asking the judge.
+
+pub mod positions;
+pub mod report;
+pub mod score;
+
+use crate::board::{Board, Rule, Side};
+use crate::brain::{Brain, Log, Recv, END_GRACE};
+use crate::config::EngineSpec;
+use crate::game::UNLIMITED;
+use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response};
+use positions::{sgf, Position};
+use score::Eval;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How a run is set up.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// The engine under test.
+    pub engine: EngineSpec,
+    /// The engine whose score decides.
+    pub judge: EngineSpec,
+    /// Board side.
+    pub size: usize,
+    /// `INFO rule` bits sent to both engines.
+    pub rule_bits: u32,
+    /// The engine's move time, `INFO timeout_turn` (ms).
+    pub turn_ms: u64,
+    /// The judge's `INFO max_node`.
+    pub judge_nodes: u64,
+    /// The judge's `INFO timeout_turn` (ms); its reply is due within this plus the tolerance.
+    pub judge_turn_ms: u64,
+    /// The judge's `INFO thread_num` (0 = not sent).
+    pub judge_threads: u64,
+    /// Grace after a limit before a reply counts as late (ms).
+    pub tolerance_ms: u64,
+    /// `INFO max_memory` for both (bytes).
+    pub max_memory: u64,
+    /// A judge score (tested side's view) above this counts as avoided.
+    pub threshold: i64,
+    /// Positions handled at the same time.
+    pub concurrency: usize,
+    /// Folder for the per-position engine logs, if any.
+    pub log_dir: Option<PathBuf>,
+    /// Print a line on stderr as each position finishes.
+    pub progress: bool,
+}
+
+/// Why an engine gave no usable answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Fault {
+    /// `start failed`, `timeout`, `crash`, `malformed`, `illegal` or `no score`.
+    pub kind: String,
+    /// What happened.
+    pub detail: String,
+}
+
+impl Fault {
+    fn new(kind: &str, detail: impl Into<String>) -> Fault {
+        Fault {
+            kind: kind.to_string(),
+            detail: detail.into(),
+        }
+    }
+}
+
+/// The answer of one position.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verdict {
+    /// The position's id.
+    pub id: String,
+    /// The tested engine's colour (the side to move).
+    pub side: Side,
+    /// The game's (losing) move, SGF letters.
+    pub game_move: Option<String>,
+    /// The better move of the file, SGF letters.
+    pub better_move: Option<String>,
+    /// The engine's move, SGF letters.
+    pub engine_move: Option<String>,
+    /// The engine's think time as measured here (ms).
+    pub engine_ms: Option<u64>,
+    /// The engine's own last reported score (its view), if it printed one.
+    pub engine_eval: Option<String>,
+    /// Why the engine gave no move.
+    pub engine_fault: Option<Fault>,
+    /// The judge's score as it printed it (the judge's view).
+    pub judge_raw: Option<String>,
+    /// The judge's score from the tested side's view (`+M0`: the engine made five).
+    pub score: Option<String>,
+    /// `score` in centi-stones when it is no mate.
+    pub score_cp: Option<i64>,
+    /// `score` as signed plies to a five when it is a mate (negative: the engine loses).
+    pub score_mate: Option<i64>,
+    /// The judge's think time (ms).
+    pub judge_ms: Option<u64>,
+    /// Why the judge gave no score.
+    pub judge_fault: Option<Fault>,
+    /// Whether the score is above the threshold.
+    pub avoided: bool,
+    /// Wall time for the position, both engines included (ms).
+    pub wall_ms: u64,
+    /// `score` itself.
+    #[serde(skip)]
+    pub eval: Option<Eval>,
+}
+
+/// Builds an engine spec from a command line split at blanks (no quoting): a program with a
+/// `/` is a file (relative to the current directory), a bare name is looked up on `PATH`.
+/// It runs in its own folder, like a tournament's engines.
+pub fn engine_from_command(name: &str, command: &str) -> Result<EngineSpec, String> {
+    let mut words = command.split_whitespace();
+    let Some(program) = words.next() else {
+        return Err(format!("--{name}: empty command"));
+    };
+    let path = if program.contains('/') {
+        let p = PathBuf::from(program);
+        let p = std::path::absolute(&p).unwrap_or(p);
+        if !crate::proc::is_executable(&p) {
+            return Err(format!(
+                "--{name}: {} is not an executable file",
+                p.display()
+            ));
+        }
+        p
+    } else {
+        crate::proc::find_on_path(program)
+            .ok_or_else(|| format!("--{name}: {program} is not on PATH"))?
+    };
+    let workdir = path
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Ok(EngineSpec {
+        name: name.to_string(),
+        command: path,
+        args: words.map(str::to_string).collect(),
+        workdir,
+        options: Vec::new(),
+    })
+}
+
+/// Runs every position and returns the verdicts in file order.
+pub fn run(opts: &Options, positions: &[Position]) -> Result<Vec<Verdict>, String> {
+    let rule = Rule::from_bits(opts.rule_bits)?;
+    if rule.renju {
+        return Err("renju is not supported by judge (fouls are not checked)".to_string());
+    }
+    if let Some(dir) = &opts.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<Verdict>>> = Mutex::new(vec![None; positions.len()]);
+    let workers = opts.concurrency.clamp(1, positions.len().max(1));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(p) = positions.get(i) else {
+                    return;
+                };
+                let v = judge_position(opts, rule, p);
+                if opts.progress {
+                    let k = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    eprintln!("[{k}/{}] {}", positions.len(), report::progress_line(&v));
+                }
+                if let Ok(mut s) = slots.lock() {
+                    s[i] = Some(v);
+                }
+            });
+        }
+    });
+    let slots = slots
+        .into_inner()
+        .map_err(|_| "a worker panicked".to_string())?;
+    slots
+        .into_iter()
+        .collect::<Option<Vec<Verdict>>>()
+        .ok_or_else(|| "a worker panicked".to_string())
+}
+
+/// The whole procedure for one position.
+pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
+    let started = Instant::now();
+    let mut board = Board::new(opts.size);
+    for &(x, y) in &p.moves {
+        // Checked when the file was read.
+        let _ = board.play(x as i64, y as i64);
+    }
+    let side = board.to_move();
+    let mut v = Verdict {
+        id: p.id.clone(),
+        side,
+        game_move: p.game_move.map(sgf),
+        better_move: p.better.map(sgf),
+        engine_move: None,
+        engine_ms: None,
+        engine_eval: None,
+        engine_fault: None,
+        judge_raw: None,
+        score: None,
+        score_cp: None,
+        score_mate: None,
+        judge_ms: None,
+        judge_fault: None,
+        avoided: false,
+        wall_ms: 0,
+        eval: None,
+    };
+    let engine_infos = [
+        Info::TimeoutTurn(i64::try_from(opts.turn_ms).unwrap_or(i64::MAX)),
+        Info::TimeoutMatch(0),
+        Info::MaxMemory(opts.max_memory),
+        Info::Rule(u64::from(opts.rule_bits)),
+        Info::GameType(2),
+    ];
+    let wait = Duration::from_millis(opts.turn_ms.saturating_add(opts.tolerance_ms));
+    let log = log_for(opts, &p.id, "engine");
+    match consult(opts, &opts.engine, log, &engine_infos, &board, wait) {
+        Err(f) => v.engine_fault = Some(f),
+        Ok(answer) => {
+            v.engine_ms = Some(answer.ms);
+            v.engine_eval = answer.eval.map(|e| e.to_string());
+            v.engine_move = Some(format!("{}", answer.at));
+            match board.play(answer.at.x, answer.at.y) {
+                Err(e) => {
+                    v.engine_fault = Some(Fault::new("illegal", format!("{}: {e}", answer.at)))
+                }
+                Ok(()) => {
+                    let (x, y) = (answer.at.x as usize, answer.at.y as usize);
+                    v.engine_move = Some(sgf((x, y)));
+                    if board.wins_at(x, y, rule) {
+                        set_score(
+                            &mut v,
+                            Eval::Mate {
+                                win: true,
+                                plies: Some(0),
+                            },
+                        );
+                    } else if board.is_full() {
+                        set_score(&mut v, Eval::Cp(0));
+                    } else {
+                        ask_judge(opts, p, &board, &mut v);
+                    }
+                }
+            }
+        }
+    }
+    v.avoided = v.eval.is_some_and(|e| e.above(opts.threshold));
+    v.wall_ms = started.elapsed().as_millis() as u64;
+    v
+}
+
+fn ask_judge(opts: &Options, p: &Position, board: &Board, v: &mut Verdict) {
+    let mut infos = vec![
+        Info::TimeoutTurn(i64::try_from(opts.judge_turn_ms).unwrap_or(i64::MAX)),
+        Info::TimeoutMatch(0),
+        Info::MaxMemory(opts.max_memory),
+        Info::Rule(u64::from(opts.rule_bits)),
+        Info::GameType(2),
+        Info::MaxNode(i64::try_from(opts.judge_nodes).unwrap_or(i64::MAX)),
+    ];
+    if opts.judge_threads > 0 {
+        infos.push(Info::ThreadNum(
+            i64::try_from(opts.judge_threads).unwrap_or(i64::MAX),
+        ));
+    }
+    let wait = Duration::from_millis(opts.judge_turn_ms.saturating_add(opts.tolerance_ms));
+    let log = log_for(opts, &p.id, "judge");
+    match consult(opts, &opts.judge, log, &infos, board, wait) {
+        Err(f) => v.judge_fault = Some(f),
+        Ok(answer) => {
+            v.judge_ms = Some(answer.ms);
+            match answer.eval {
+                None => {
+                    v.judge_fault = Some(Fault::new(
+                        "no score",
+                        "no MESSAGE line with a score it understands (see judge::score)",
+                    ))
+                }
+                Some(e) => {
+                    v.judge_raw = Some(e.to_string());
+                    set_score(v, e.flip());
+                }
+            }
+        }
+    }
+}
+
+fn set_score(v: &mut Verdict, e: Eval) {
+    v.score = Some(e.to_string());
+    v.score_cp = e.cp();
+    v.score_mate = e.mate_plies();
+    v.eval = Some(e);
+}
+
+fn log_for(opts: &Options, id: &str, role: &str) -> Arc<Log> {
+    Arc::new(match &opts.log_dir {
+        Some(dir) => Log::create(&dir.join(format!("{}-{role}.log", crate::game::file_safe(id)))),
+        None => Log::disabled(),
+    })
+}
+
+/// A move and what the engine said while choosing it.
+struct Answer {
+    at: Coord,
+    ms: u64,
+    eval: Option<Eval>,
+}
+
+/// Starts `spec`, sets it up, sends the position by `BOARD` with the side to move's stones
+/// as its own, reads its move and ends it.
+fn consult(
+    opts: &Options,
+    spec: &EngineSpec,
+    log: Arc<Log>,
+    infos: &[Info],
+    board: &Board,
+    wait: Duration,
+) -> Result<Answer, Fault> {
+    let mut brain = Brain::spawn(spec, log).map_err(|e| Fault::new("start failed", e))?;
+    let answer = converse(opts, &mut brain, infos, board, wait);
+    brain.send_end();
+    brain.finish(Instant::now() + END_GRACE);
+    answer
+}
+
+fn converse(
+    opts: &Options,
+    brain: &mut Brain,
+    infos: &[Info],
+    board: &Board,
+    wait: Duration,
+) -> Result<Answer, Fault> {
+    brain.send(&Command::Start(opts.size as u32));
+    // START may allocate a large table: a full move (at least a second) plus tolerance.
+    let patience = Duration::from_millis(opts.turn_ms.max(1000) + opts.tolerance_ms);
+    let mut said = Vec::new();
+    match next_line(brain, Instant::now() + patience, &mut said) {
+        Ok(line) if matches!(Response::parse(&line), Ok(Response::Ok)) => {}
+        Ok(line) => {
+            return Err(Fault::new(
+                "start failed",
+                format!("START answered {line:?}"),
+            ))
+        }
+        Err(f) => return Err(Fault::new("start failed", format!("START: {}", f.detail))),
+    }
+    for info in infos {
+        brain.send(&Command::Info(info.clone()));
+    }
+    let me = board.to_move();
+    let stones = board
+        .moves()
+        .iter()
+        .enumerate()
+        .map(|(i, &(x, y))| BoardStone {
+            at: Coord::new(x as i64, y as i64),
+            field: if Side::of_move(i) == me {
+                Field::Own
+            } else {
+                Field::Opponent
+            },
+        })
+        .collect();
+    brain.send(&Command::Info(Info::TimeLeft(UNLIMITED)));
+    brain.send(&Command::Board(stones));
+    let sent = Instant::now();
+    let mut said = Vec::new();
+    let line = next_line(brain, sent + wait, &mut said)?;
+    let ms = sent.elapsed().as_millis() as u64;
+    let eval = score::last_score(said.iter().map(String::as_str));
+    match Response::parse(&line) {
+        Ok(Response::Move(at)) => Ok(Answer { at, ms, eval }),
+        _ => Err(Fault::new(
+            "malformed",
+            line.chars().take(120).collect::<String>(),
+        )),
+    }
+}
+
+/// The next line that is not `MESSAGE` (whose texts are kept) or `DEBUG`.
+fn next_line(
+    brain: &mut Brain,
+    deadline: Instant,
+    said: &mut Vec<String>,
+) -> Result<String, Fault> {
+    let started = Instant::now();
+    loop {
+        match brain.recv(deadline) {
+            Recv::Line(Some(line)) => match Response::parse(&line) {
+                Ok(Response::Message(text)) => said.push(text),
+                Ok(Response::Debug(_)) => {}
+                _ => return Ok(line),
+            },
+            Recv::Line(None) => return Ok("(line over the length cap)".to_string()),
+            Recv::Timeout => {
+                return Err(Fault::new(
+                    "timeout",
+                    format!("no answer within {} ms", started.elapsed().as_millis()),
+                ))
+            }
+            Recv::Closed => {
+                let status = brain
+                    .exit_status(Duration::from_millis(200))
+                    .map_or("stdout closed".to_string(), |s| format!("exited: {s}"));
+                return Err(Fault::new("crash", status));
+            }
+        }
+    }
+}

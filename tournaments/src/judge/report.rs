@@ -1,0 +1,298 @@
+//! What a judge run prints and writes: the per-position table, the total, `judge.json`,
+//! `judge.csv` and `summary.md`.
+
+use super::{Options, Verdict};
+use serde::Serialize;
+use std::path::Path;
+
+/// Counts over a run.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Totals {
+    /// Positions.
+    pub positions: usize,
+    /// Positions where the judge's score (tested side's view) was above the threshold.
+    pub avoided: usize,
+    /// Positions where the engine played the game's move again.
+    pub game_move: usize,
+    /// Positions where the engine played the file's better move.
+    pub better_move: usize,
+    /// Positions with no usable engine move (start failed, timeout, crash, malformed,
+    /// illegal); counted as not avoided.
+    pub engine_faults: usize,
+    /// Positions the judge gave no score for; counted as not avoided.
+    pub judge_faults: usize,
+}
+
+impl Totals {
+    /// Counts `verdicts`.
+    pub fn of(verdicts: &[Verdict]) -> Totals {
+        let count = |f: &dyn Fn(&Verdict) -> bool| verdicts.iter().filter(|v| f(v)).count();
+        Totals {
+            positions: verdicts.len(),
+            avoided: count(&|v| v.avoided),
+            game_move: count(&|v| v.engine_fault.is_none() && same(v, &v.game_move)),
+            better_move: count(&|v| v.engine_fault.is_none() && same(v, &v.better_move)),
+            engine_faults: count(&|v| v.engine_fault.is_some()),
+            judge_faults: count(&|v| v.judge_fault.is_some()),
+        }
+    }
+
+    /// `avoided X of N (…)`.
+    pub fn line(&self, threshold: i64) -> String {
+        let mut text = format!(
+            "avoided {} of {} (judge score > {threshold} from the engine's side); game move \
+             repeated {}, better move played {}",
+            self.avoided, self.positions, self.game_move, self.better_move
+        );
+        if self.engine_faults > 0 {
+            text.push_str(&format!("; engine failed {}", self.engine_faults));
+        }
+        if self.judge_faults > 0 {
+            text.push_str(&format!(
+                "; judge failed {} (counted as not avoided)",
+                self.judge_faults
+            ));
+        }
+        text
+    }
+}
+
+fn same(v: &Verdict, other: &Option<String>) -> bool {
+    other.is_some() && v.engine_move == *other
+}
+
+fn or_dash(text: &Option<String>) -> &str {
+    text.as_deref().unwrap_or("-")
+}
+
+/// What went wrong, for the table's last column.
+fn trouble(v: &Verdict) -> String {
+    match (&v.engine_fault, &v.judge_fault) {
+        (Some(f), _) => format!("engine {}: {}", f.kind, f.detail),
+        (None, Some(f)) => format!("judge {}: {}", f.kind, f.detail),
+        (None, None) if v.score_mate == Some(0) => "the engine made five".to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+fn yes_no(v: &Verdict) -> &'static str {
+    if v.avoided {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// One line per finished position (stderr progress).
+pub fn progress_line(v: &Verdict) -> String {
+    let mut text = format!(
+        "{} {}: engine {} ({} ms, game {}) judge {} avoided {} ({:.1} s)",
+        v.id,
+        v.side,
+        or_dash(&v.engine_move),
+        v.engine_ms.map_or("-".to_string(), |m| m.to_string()),
+        or_dash(&v.game_move),
+        or_dash(&v.score),
+        yes_no(v),
+        v.wall_ms as f64 / 1000.0
+    );
+    let t = trouble(v);
+    if !t.is_empty() {
+        text.push_str(&format!(" [{t}]"));
+    }
+    text
+}
+
+/// The per-position table (Markdown, readable as plain text).
+pub fn table(verdicts: &[Verdict]) -> String {
+    let mut out = String::from(
+        "| id | side | engine | ms | own eval | game | better | judge | avoided | note |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for v in verdicts {
+        let mut engine = or_dash(&v.engine_move).to_string();
+        if v.engine_fault.is_none() && same(v, &v.game_move) {
+            engine.push_str(" (= game)");
+        } else if v.engine_fault.is_none() && same(v, &v.better_move) {
+            engine.push_str(" (= better)");
+        }
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n",
+            v.id,
+            v.side,
+            engine,
+            v.engine_ms.map_or("-".to_string(), |m| m.to_string()),
+            or_dash(&v.engine_eval),
+            or_dash(&v.game_move),
+            or_dash(&v.better_move),
+            or_dash(&v.score),
+            yes_no(v),
+            trouble(v).replace('|', "/")
+        ));
+    }
+    out
+}
+
+/// The settings of a run, as recorded in `judge.json` and `summary.md`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunInfo {
+    /// The positions file.
+    pub positions: String,
+    /// The engine's command line.
+    pub engine: String,
+    /// The judge's command line.
+    pub judge: String,
+    /// Engine move time (ms).
+    pub turn_ms: u64,
+    /// Judge `max_node`.
+    pub judge_nodes: u64,
+    /// Judge `timeout_turn` (ms).
+    pub judge_turn_ms: u64,
+    /// Judge `thread_num` (0 = not sent).
+    pub judge_threads: u64,
+    /// Board side and rule bits.
+    pub size: usize,
+    /// `INFO rule`.
+    pub rule: u32,
+    /// `INFO max_memory` (bytes).
+    pub max_memory: u64,
+    /// Reply grace (ms).
+    pub tolerance_ms: u64,
+    /// Avoided = judge score above this.
+    pub threshold: i64,
+    /// Positions at a time.
+    pub concurrency: usize,
+    /// Wall time of the whole run (ms).
+    pub elapsed_ms: u64,
+}
+
+impl RunInfo {
+    /// The settings of `opts`, with the command lines as given.
+    pub fn new(opts: &Options, positions: &Path, engine: &str, judge: &str, ms: u64) -> RunInfo {
+        RunInfo {
+            positions: positions.display().to_string(),
+            engine: engine.to_string(),
+            judge: judge.to_string(),
+            turn_ms: opts.turn_ms,
+            judge_nodes: opts.judge_nodes,
+            judge_turn_ms: opts.judge_turn_ms,
+            judge_threads: opts.judge_threads,
+            size: opts.size,
+            rule: opts.rule_bits,
+            max_memory: opts.max_memory,
+            tolerance_ms: opts.tolerance_ms,
+            threshold: opts.threshold,
+            concurrency: opts.concurrency,
+            elapsed_ms: ms,
+        }
+    }
+
+    /// One header line per setting.
+    pub fn header(&self) -> String {
+        format!(
+            "positions {}\nengine {} at {} ms a move\njudge {} at {} nodes (timeout_turn {} ms, \
+             thread_num {})\nboard {}, rule {}, max_memory {}, tolerance {} ms, concurrency {}, \
+             took {}\n",
+            self.positions,
+            self.engine,
+            self.turn_ms,
+            self.judge,
+            self.judge_nodes,
+            self.judge_turn_ms,
+            self.judge_threads,
+            self.size,
+            self.rule,
+            self.max_memory,
+            self.tolerance_ms,
+            self.concurrency,
+            duration(self.elapsed_ms)
+        )
+    }
+}
+
+/// `6m12s`, `41.3s`.
+pub fn duration(ms: u64) -> String {
+    if ms >= 60_000 {
+        format!("{}m{:02}s", ms / 60_000, (ms % 60_000) / 1000)
+    } else {
+        format!("{:.1}s", ms as f64 / 1000.0)
+    }
+}
+
+#[derive(Serialize)]
+struct Json<'a> {
+    run: &'a RunInfo,
+    totals: &'a Totals,
+    positions: &'a [Verdict],
+}
+
+fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_string()
+    }
+}
+
+/// `judge.csv`: one row per position.
+pub fn csv(verdicts: &[Verdict]) -> String {
+    let mut out = String::from(
+        "id,side,engine_move,engine_ms,engine_eval,game_move,better_move,judge_raw,score,\
+         score_cp,score_mate,judge_ms,avoided,engine_fault,judge_fault\n",
+    );
+    let num = |n: Option<i64>| n.map_or(String::new(), |n| n.to_string());
+    let fault = |f: &Option<super::Fault>| {
+        f.as_ref()
+            .map_or(String::new(), |f| format!("{}: {}", f.kind, f.detail))
+    };
+    for v in verdicts {
+        let row = [
+            v.id.clone(),
+            v.side.to_string(),
+            v.engine_move.clone().unwrap_or_default(),
+            num(v.engine_ms.map(|m| m as i64)),
+            v.engine_eval.clone().unwrap_or_default(),
+            v.game_move.clone().unwrap_or_default(),
+            v.better_move.clone().unwrap_or_default(),
+            v.judge_raw.clone().unwrap_or_default(),
+            v.score.clone().unwrap_or_default(),
+            num(v.score_cp),
+            num(v.score_mate),
+            num(v.judge_ms.map(|m| m as i64)),
+            v.avoided.to_string(),
+            fault(&v.engine_fault),
+            fault(&v.judge_fault),
+        ];
+        let cells: Vec<String> = row.iter().map(|c| csv_field(c)).collect();
+        out.push_str(&cells.join(","));
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes `judge.json`, `judge.csv` and `summary.md` into `dir`.
+pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let totals = Totals::of(verdicts);
+    let json = serde_json::to_string_pretty(&Json {
+        run,
+        totals: &totals,
+        positions: verdicts,
+    })
+    .map_err(|e| e.to_string())?;
+    let summary = format!(
+        "{}\n{}\n{}\n",
+        run.header(),
+        table(verdicts),
+        totals.line(run.threshold)
+    );
+    for (name, text) in [
+        ("judge.json", json + "\n"),
+        ("judge.csv", csv(verdicts)),
+        ("summary.md", summary),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}

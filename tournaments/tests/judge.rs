@@ -1,0 +1,296 @@
+//! `wuzi-tournament judge`: the wire lines both engines get, every engine fault, the five
+//! that needs no judge, the files and the exit status; then the workspace's own
+//! `pbrain-wuzi` as engine and as judge (built here by `cargo build` if needed). No
+//! third-party engine is involved.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use wuzi_tournament::board::Rule;
+use wuzi_tournament::config::EngineSpec;
+use wuzi_tournament::judge::{self, positions, Options, Verdict};
+
+/// White to move must block black's four at jf (9,5) (and has an open three, column k, so
+/// the block leaves it well placed); pp is the game's (losing) move.
+const BLOCK: &str = "BLOCK | ff ef gf kk hf kl aa km at mm if | pp | jf | block the four";
+/// White to move has a four (column k, rows 10-13): kj or ko makes five.
+const WIN: &str = "WIN | dd kk fd kl hd km dp kn pp | - | ko | own five";
+
+const FREESTYLE: Rule = Rule {
+    exact_five: false,
+    caro: false,
+    renju: false,
+};
+
+fn spec(name: &str, command: &str, args: &[&str]) -> EngineSpec {
+    EngineSpec {
+        name: name.to_string(),
+        command: PathBuf::from(command),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        workdir: std::env::temp_dir(),
+        options: Vec::new(),
+    }
+}
+
+fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> Options {
+    Options {
+        engine,
+        judge,
+        size: 20,
+        rule_bits: 0,
+        turn_ms: 500,
+        judge_nodes: 20_000,
+        judge_turn_ms: 5_000,
+        judge_threads: 1,
+        tolerance_ms: 1000,
+        max_memory: 350_000_000,
+        threshold: -300,
+        concurrency: 1,
+        log_dir,
+        progress: false,
+    }
+}
+
+fn run(opts: &Options, lines: &[&str]) -> Vec<Verdict> {
+    let list = positions::parse(&lines.join("\n"), 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
+    judge::run(opts, &list).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A judge that reports a fixed Rapfi-style score (its own view) and then moves.
+fn says(score: &str) -> EngineSpec {
+    let line = format!("Speed 1K | Depth 9-3 | Eval {score} | Node 1K | Time 1ms");
+    spec(
+        "judge",
+        FAKE,
+        &["say", "Depth 2-2 | Eval 15 | Time 0ms | J10", &line],
+    )
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+#[test]
+fn managers_lines_and_the_judges_view() {
+    let dir = scratch("judge-wire");
+    let opts = options(
+        spec("engine", FAKE, &["script", "15,15"]),
+        says("+M1"),
+        Some(dir.clone()),
+    );
+    let v = run(&opts, &[BLOCK]);
+    let v = &v[0];
+    assert_eq!(v.engine_move.as_deref(), Some("pp"));
+    assert_eq!(v.judge_raw.as_deref(), Some("+M1"));
+    assert_eq!(v.score.as_deref(), Some("-M1"));
+    assert_eq!(v.score_mate, Some(-1));
+    assert!(!v.avoided && v.engine_fault.is_none() && v.judge_fault.is_none());
+
+    // The engine is white (one stone fewer): black's stones are the opponent's (2).
+    let engine = read(&dir.join("BLOCK-engine.log"));
+    let want = "> START 20\n< OK\n> INFO timeout_turn 500\n> INFO timeout_match 0\n\
+                > INFO max_memory 350000000\n> INFO rule 0\n> INFO game_type 2\n\
+                > INFO time_left 2147483647\n> BOARD\n> 5,5,2\n> 4,5,1\n> 6,5,2\n> 10,10,1\n\
+                > 7,5,2\n> 10,11,1\n> 0,0,2\n> 10,12,1\n> 0,19,2\n> 12,12,1\n> 8,5,2\n> DONE\n";
+    assert!(engine.contains(want), "{engine}");
+    // The judge is black, to move after white's pp: its own stones are black's.
+    let judge = read(&dir.join("BLOCK-judge.log"));
+    let want = "> INFO game_type 2\n> INFO max_node 20000\n> INFO thread_num 1\n\
+                > INFO time_left 2147483647\n> BOARD\n> 5,5,1\n> 4,5,2\n> 6,5,1\n> 10,10,2\n\
+                > 7,5,1\n> 10,11,2\n> 0,0,1\n> 10,12,2\n> 0,19,1\n> 12,12,2\n> 8,5,1\n\
+                > 15,15,2\n> DONE\n";
+    assert!(judge.contains(want), "{judge}");
+    assert!(judge.contains("> INFO timeout_turn 5000\n"), "{judge}");
+}
+
+#[test]
+fn faults_count_as_not_avoided() {
+    let judge = says("-120");
+    let cases = [
+        ("crash", vec!["crash"], "crash"),
+        ("offboard", vec!["offboard"], "illegal"),
+        ("garbage", vec!["garbage"], "malformed"),
+        ("hang", vec!["hang"], "timeout"),
+        ("nostart", vec!["nostart"], "start failed"),
+    ];
+    for (name, args, kind) in cases {
+        let mut opts = options(spec("engine", FAKE, &args), judge.clone(), None);
+        opts.turn_ms = 100;
+        opts.tolerance_ms = 300;
+        let v = run(&opts, &[BLOCK]);
+        let fault = v[0]
+            .engine_fault
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}: {v:?}"));
+        assert_eq!(fault.kind, kind, "{name}: {fault:?}");
+        assert!(!v[0].avoided && v[0].judge_ms.is_none(), "{name}: {v:?}");
+    }
+
+    // A judge score above the threshold: avoided (the judge's -120 is +120 for white).
+    let v = run(
+        &options(spec("e", FAKE, &["script", "9,5"]), judge, None),
+        &[BLOCK],
+    );
+    assert_eq!((v[0].score.as_deref(), v[0].avoided), (Some("+120"), true));
+
+    // A judge that prints no score is a judge fault, not a verdict.
+    let silent = spec("judge", FAKE, &["first"]);
+    let v = run(
+        &options(spec("e", FAKE, &["script", "9,5"]), silent, None),
+        &[BLOCK],
+    );
+    let fault = v[0].judge_fault.as_ref().unwrap_or_else(|| panic!("{v:?}"));
+    assert_eq!(fault.kind, "no score");
+    assert!(!v[0].avoided);
+}
+
+#[test]
+fn a_five_needs_no_judge() {
+    // A hanging judge would cost its whole timeout if it were asked.
+    let opts = options(
+        spec("engine", FAKE, &["script", "10,14"]),
+        spec("judge", FAKE, &["hang"]),
+        None,
+    );
+    let v = run(&opts, &[WIN]);
+    assert_eq!(v[0].engine_move.as_deref(), Some("ko"));
+    assert_eq!((v[0].score.as_deref(), v[0].avoided), (Some("+M0"), true));
+    assert!(v[0].judge_ms.is_none() && v[0].judge_fault.is_none());
+}
+
+#[test]
+fn the_command_prints_and_writes_the_figure() {
+    let dir = scratch("judge-cli");
+    let file = dir.join("positions.txt");
+    std::fs::write(&file, format!("# two\n{BLOCK}\n{WIN}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let engine = format!("{FAKE} script 15,15 10,14");
+    let judge = format!("{FAKE} say Speed|1K|Eval|-M3");
+    let out = Command::new(RUNNER)
+        .args(["judge", "--positions"])
+        .arg(&file)
+        .args(["--engine", &engine, "--judge", &judge, "--turn-ms", "300"])
+        .args(["--judge-nodes", "1000", "--threshold", "-300", "--out"])
+        .arg(dir.join("out"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // BLOCK: pp, the judge's -M3 is +M3 for white (avoided); WIN: ko is five.
+    assert!(
+        stdout.contains("| BLOCK | white | pp (= game) |"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("avoided 2 of 2 (judge score > -300"),
+        "{stdout}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&read(&dir.join("out/judge.json"))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["totals"]["avoided"], 2);
+    assert_eq!(json["positions"][0]["score"], "+M3");
+    assert_eq!(json["positions"][1]["score_mate"], 0);
+    let csv = read(&dir.join("out/judge.csv"));
+    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert!(dir.join("out/summary.md").is_file() && dir.join("out/logs/WIN-engine.log").is_file());
+
+    // A judge that never scores: everything is printed, and the exit status says so.
+    let silent = format!("{FAKE} first");
+    let out = Command::new(RUNNER)
+        .args(["judge", "--positions"])
+        .arg(&file)
+        .args(["--engine", &engine, "--judge", &silent, "--only", "BLOCK"])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("avoided 0 of 1") && stdout.contains("judge failed 1"),
+        "{stdout}"
+    );
+
+    // Bad input is refused before any engine starts.
+    let out = Command::new(RUNNER)
+        .args(["judge", "--positions", "/nonexistent/positions.txt"])
+        .args(["--engine", &engine, "--judge", &silent])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/positions.txt"));
+}
+
+/// The workspace's `pbrain-wuzi`, next to this crate's binaries, built (or brought up to
+/// date) with `cargo build` in the same profile: `cargo test -p wuzi-tournament` does not
+/// build the engine package's binaries by itself.
+fn pbrain_wuzi() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let runner = Path::new(RUNNER);
+        let dir = runner.parent().unwrap_or_else(|| panic!("{RUNNER}"));
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "build",
+                "--quiet",
+                "--workspace",
+                "--bin",
+                "pbrain-wuzi",
+                "--manifest-path",
+            ])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml"));
+        match dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => {}
+            Some("release") => {
+                cargo.arg("--release");
+            }
+            Some(other) => {
+                cargo.args(["--profile", other]);
+            }
+            None => panic!("{RUNNER}"),
+        }
+        let status = cargo.status().unwrap_or_else(|e| panic!("cargo: {e}"));
+        assert!(status.success(), "cargo build pbrain-wuzi: {status}");
+        let path = dir.join(format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX));
+        assert!(path.is_file(), "{}", path.display());
+        path
+    })
+}
+
+#[test]
+fn wuzi_as_engine_and_judge() {
+    let wuzi = pbrain_wuzi().to_string_lossy().into_owned();
+    let mut opts = options(spec("engine", &wuzi, &[]), spec("judge", &wuzi, &[]), None);
+    // An unoptimised build on a busy machine can overrun 500 ms by far: timing is not tested.
+    opts.tolerance_ms = 10_000;
+    let v = run(&opts, &[BLOCK, WIN]);
+    // It blocks the four, and the judge sees no forced loss for white after that (an
+    // optimised judge proves white's own win: its open three comes first).
+    assert_eq!(v[0].engine_move.as_deref(), Some("jf"), "{v:?}");
+    assert!(
+        v[0].avoided && v[0].score_mate.is_none_or(|m| m > 0),
+        "{v:?}"
+    );
+    assert!(
+        v[0].engine_eval.is_some(),
+        "Wuzi's own MESSAGE depth line is read: {v:?}"
+    );
+    // It takes its own five.
+    assert_eq!(v[1].score.as_deref(), Some("+M0"), "{v:?}");
+    assert!(v[1].avoided);
+
+    // Not blocking: Wuzi as judge (black) makes five next move, `eval +29999`, i.e. +M1.
+    let opts = options(
+        spec("e", FAKE, &["script", "15,15"]),
+        spec("judge", &wuzi, &[]),
+        None,
+    );
+    let v = run(&opts, &[BLOCK]);
+    assert_eq!(v[0].judge_raw.as_deref(), Some("+M1"), "{v:?}");
+    assert_eq!((v[0].score.as_deref(), v[0].avoided), (Some("-M1"), false));
+}
