@@ -1,7 +1,8 @@
 //! Principal-variation search over the shared table, in stages that each read on one
 //! screen: node entry (budget, mate-distance bounds, forced outcomes), depth adjustment
-//! (forced replies cost no depth), the table, reverse futility, move generation, the move
-//! loop with late-move pruning and reductions, and the store. VCF is the quiescence.
+//! (forced replies cost no depth), the table, the two-ply mean evaluation, reverse
+//! futility, move generation, the move loop with late-move pruning and reductions, and
+//! the store. VCF is the quiescence.
 
 use super::ordering::MovePicker;
 use crate::board::{five_cells, Board, MoveList};
@@ -41,6 +42,8 @@ pub struct Search<'a> {
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
     excluded: Vec<Pos>,
     root_depth: i32,
+    /// The raw static evaluation of each ply of the current line, for the two-ply mean.
+    evals: [Score; MAX_PLY + 2],
 }
 
 /// What a node's entry found: a score to return at once, or the node's kind to search on.
@@ -62,6 +65,7 @@ impl<'a> Search<'a> {
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
             root_depth: 1,
+            evals: [0; MAX_PLY + 2],
         }
     }
 
@@ -157,7 +161,7 @@ impl<'a> Search<'a> {
             }
         }
 
-        let static_eval = evaluate(self.board);
+        let static_eval = self.eval_at(ply);
         // Reverse futility: far above beta in a quiet node at low depth.
         if !is_pv
             && kind == NodeKind::Quiet
@@ -406,7 +410,7 @@ impl<'a> Search<'a> {
     /// Horizon: stand pat on the evaluation unless a VCF wins.
     fn quiesce(&mut self, beta: Score, ply: i32) -> Score {
         let me = self.board.side_to_move();
-        let stand = evaluate(self.board);
+        let stand = self.eval_at(ply);
         if stand >= beta {
             return stand;
         }
@@ -417,5 +421,21 @@ impl<'a> Search<'a> {
             }
         }
         stand
+    }
+
+    /// The static evaluation at `ply`: the mean of this ply's raw evaluation and the
+    /// parent's (from this side's view), which takes out the swing between the side that
+    /// just moved and the side to move (SEARCH.md §3). The raw value is kept for the
+    /// children. Every node at `ply` > 0 has a parent that evaluated before its move loop.
+    #[inline]
+    fn eval_at(&mut self, ply: i32) -> Score {
+        let raw = evaluate(self.board);
+        let up = ply as usize;
+        self.evals[up] = raw;
+        if up > 0 {
+            (raw - self.evals[up - 1]) / 2
+        } else {
+            raw
+        }
     }
 }
