@@ -128,6 +128,24 @@ impl Board {
         &self.moves
     }
 
+    /// The stones as a `BOARD` command lists them for `side`: in play order, `side`'s own
+    /// (field 1) and the opponent's (field 2).
+    pub fn stones_for(&self, side: Side) -> Vec<gomocup_protocol::BoardStone> {
+        use gomocup_protocol::{BoardStone, Coord, Field};
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, &(x, y))| BoardStone {
+                at: Coord::new(x as i64, y as i64),
+                field: if Side::of_move(i) == side {
+                    Field::Own
+                } else {
+                    Field::Opponent
+                },
+            })
+            .collect()
+    }
+
     /// Whose turn it is: colours alternate from black.
     pub fn to_move(&self) -> Side {
         Side::of_move(self.moves.len())

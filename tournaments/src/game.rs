@@ -12,7 +12,7 @@ use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::{EngineSpec, Settings};
 use crate::record::{Outcome, Reason, SideReport, MESSAGES_PER_MOVE, MESSAGE_CAP};
 use crate::renju;
-use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response, TtReport};
+use gomocup_protocol::{Command, Coord, Info, Response, TtReport};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -365,21 +365,7 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
     };
     let command = match (player.synced, board.moves().last()) {
         (true, Some(&(x, y))) => Command::Turn(Coord::new(x as i64, y as i64)),
-        _ => Command::Board(
-            board
-                .moves()
-                .iter()
-                .enumerate()
-                .map(|(i, &(x, y))| BoardStone {
-                    at: Coord::new(x as i64, y as i64),
-                    field: if Side::of_move(i) == side {
-                        Field::Own
-                    } else {
-                        Field::Opponent
-                    },
-                })
-                .collect(),
-        ),
+        _ => Command::Board(board.stones_for(side)),
     };
     player.synced = true;
 

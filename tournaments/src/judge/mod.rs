@@ -15,7 +15,7 @@ use crate::board::{Board, Rule, Side};
 use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::EngineSpec;
 use crate::game::UNLIMITED;
-use gomocup_protocol::{BoardStone, Command, Coord, Field, Info, Response};
+use gomocup_protocol::{Command, Coord, Info, Response};
 use positions::{sgf, Position};
 use score::Eval;
 use serde::Serialize;
@@ -359,20 +359,7 @@ fn converse(
     for info in infos {
         brain.send(&Command::Info(info.clone()));
     }
-    let me = board.to_move();
-    let stones = board
-        .moves()
-        .iter()
-        .enumerate()
-        .map(|(i, &(x, y))| BoardStone {
-            at: Coord::new(x as i64, y as i64),
-            field: if Side::of_move(i) == me {
-                Field::Own
-            } else {
-                Field::Opponent
-            },
-        })
-        .collect();
+    let stones = board.stones_for(board.to_move());
     brain.send(&Command::Info(Info::TimeLeft(UNLIMITED)));
     brain.send(&Command::Board(stones));
     let sent = Instant::now();
