@@ -194,23 +194,38 @@ fn best_window(line: &Line) -> u8 {
     best
 }
 
-/// Fours through the centre on this line: 0, 1 or 2.
-fn fours(line: &Line) -> u8 {
+/// The empty cells `e` of `cells` where one more black stone gives a run through the centre
+/// that `hit(probe, e, lo, hi)` accepts (`lo..=hi`: the run's ends in the probed line), and
+/// how many there are (at most 4 are kept; no line has more).
+fn black_points(
+    line: &Line,
+    cells: std::ops::RangeInclusive<usize>,
+    hit: impl Fn(&Line, usize, usize, usize) -> bool,
+) -> ([usize; 4], usize) {
     let mut points = [0usize; 4];
     let mut n = 0;
     let mut probe = *line;
-    for e in C - 4..=C + 4 {
+    for e in cells {
         if probe[e] != E {
             continue;
         }
         probe[e] = B;
         let (lo, hi) = run(&probe, C);
+        let found = hit(&probe, e, lo, hi);
         probe[e] = E;
-        if hi - lo + 1 == 5 && (lo..=hi).contains(&e) && n < points.len() {
+        if found && n < points.len() {
             points[n] = e;
             n += 1;
         }
     }
+    (points, n)
+}
+
+/// Fours through the centre on this line: 0, 1 or 2.
+fn fours(line: &Line) -> u8 {
+    let (points, n) = black_points(line, C - 4..=C + 4, |_, e, lo, hi| {
+        hi - lo + 1 == 5 && (lo..=hi).contains(&e)
+    });
     // Two five points five apart with the four stones between them are the two ends of one
     // straight four: one four, not two.
     let mut count = n as u8;
@@ -227,29 +242,15 @@ fn fours(line: &Line) -> u8 {
 /// Cells (line indices) where one more black stone makes a straight four through the
 /// centre; their number is returned with them (at most 4 can exist).
 fn straight_four_points(line: &Line) -> ([usize; 4], usize) {
-    let mut points = [0usize; 4];
-    let mut n = 0;
-    let mut probe = *line;
-    for e in C - 3..=C + 3 {
-        if probe[e] != E {
-            continue;
-        }
-        probe[e] = B;
-        let (lo, hi) = run(&probe, C);
+    black_points(line, C - 3..=C + 3, |probe, e, lo, hi| {
         // Four in a row, both ends empty, and neither end turns it into six.
-        let straight = hi - lo + 1 == 4
+        hi - lo + 1 == 4
             && (lo..=hi).contains(&e)
             && probe[lo - 1] == E
             && probe[hi + 1] == E
             && probe[lo - 2] != B
-            && probe[hi + 2] != B;
-        probe[e] = E;
-        if straight && n < points.len() {
-            points[n] = e;
-            n += 1;
-        }
-    }
-    (points, n)
+            && probe[hi + 2] != B
+    })
 }
 
 /// Whether black playing `(x, y)` is forbidden, and why. `None` for a legal move, for a
