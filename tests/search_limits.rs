@@ -125,3 +125,37 @@ fn under_a_node_cap_the_alpha_beta_gets_its_share() {
         );
     }
 }
+
+/// White to move; Black's four on row 7 is capped at (4,7), so (9,7) is the only move.
+const BLOCK_FIVE: &str = "
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . O . . . . . . .
+    . . . . O X X X X . . . . . .
+    . . . . . . O . . . . . . . .
+    . . . . . . . O . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . X . .
+    . . . . . . . . . . . . . . .
+    . . . . . . . . . . . . . . .";
+
+#[test]
+fn a_forced_block_under_a_match_clock_leaves_the_time_banked() {
+    let limits = Limits {
+        banked: true,
+        ..Limits::time(Duration::from_secs(8))
+    };
+    let mut engine = engine_with(BLOCK_FIVE);
+    let block = engine.board().pos(9, 7).expect("on the board");
+    // An eighth of the 8 s target to start iterations, a quarter at most to search (a
+    // per-move limit alone would search to the target: that time is not saved by stopping).
+    let r = engine.think(&limits);
+    assert_eq!(r.best, block);
+    assert!(r.elapsed < Duration::from_secs(4), "{:?}", r.elapsed);
+    assert!(r.depth >= 1, "depth {}", r.depth);
+}

@@ -21,6 +21,9 @@ pub struct Limits {
     /// Raised from outside (the stdin thread, on piskvork's mid-search `INFO timeout_turn 0`)
     /// to end the search at once with the best move so far.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Time this move leaves unspent stays on a match clock for later moves (under a
+    /// per-move limit alone it is lost), so a forced move should be answered quickly.
+    pub banked: bool,
 }
 
 impl Limits {
@@ -33,6 +36,7 @@ impl Limits {
             max_depth: Some(depth),
             max_nodes: None,
             stop: None,
+            banked: false,
         }
     }
 
@@ -45,6 +49,7 @@ impl Limits {
             max_depth: None,
             max_nodes: None,
             stop: None,
+            banked: false,
         }
     }
 
@@ -116,6 +121,7 @@ impl TimeControl {
             max_depth: self.max_depth,
             max_nodes: self.max_nodes,
             stop: None,
+            banked: false,
         };
         let left = match self.left_ms {
             Some(left) => Some(left),
@@ -134,6 +140,7 @@ impl TimeControl {
         let mut hard = turn_cap;
         let mut soft = turn_cap * 3 / 5;
         if let Some(left) = left {
+            limits.banked = true;
             // Spread the match over the moves still to come; a short game is ~30 own moves.
             let to_go = (30 - stones as i64 / 3).max(10);
             let share = left / to_go;
@@ -220,6 +227,14 @@ mod tests {
         // Little time left: the cap stays under what is left, margin included.
         let (_, hard, _) = budget(tc(30_000, 180_000, Some(300)), 40);
         assert!(hard <= 220, "{hard}");
+    }
+
+    #[test]
+    fn only_a_match_clock_banks_unspent_time() {
+        let banked = |t: TimeControl| t.limits(Instant::now(), 10, Duration::ZERO).banked;
+        assert!(!banked(tc(1000, 0, None)));
+        assert!(banked(tc(30_000, 180_000, Some(120_000))));
+        assert!(banked(tc(30_000, 180_000, None)));
     }
 
     #[test]

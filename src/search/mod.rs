@@ -201,15 +201,31 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
         }
     }
 
+    // A forced block cannot change the move; under a match clock it gets an eighth of the
+    // target (enough to warm the table for the next move) and the rest stays banked.
+    let forced = matches!(kind, NodeKind::BlockFive(_) | NodeKind::Lost);
+    let soft = if forced && limits.banked {
+        let quick = limits.soft / 8;
+        budget.extend_deadline(match (deadline(start, quick * 2), search_end) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        });
+        quick
+    } else {
+        limits.soft
+    };
     let mut search = Search::new(board, tt, budget);
     // No iteration starts past the soft target (3/5 of the turn cap, less under a tight
     // match clock). One that overruns is cut at the alpha-beta's end (4/5 of the cap), and
     // its move is still played when the root's first move finished (`deepen`). Starting
     // none after half the target left most of the turn unused (163 ms of 500 on average);
     // the whole target won an SPRT at 200 ms a move (476 games, +47 ± 31 Elo).
-    let last_start = deadline(start, limits.soft);
+    let last_start = deadline(start, soft);
     deepen(&mut search, max_depth, last_start, &mut result);
-    safety_net(&mut search, limits, max_depth, &mut result);
+    if !forced {
+        // (A forced move has no other to fall back on: the check would only spend time.)
+        safety_net(&mut search, limits, max_depth, &mut result);
+    }
     finish(result)
 }
 
