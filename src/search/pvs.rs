@@ -337,8 +337,9 @@ impl<'a> Search<'a> {
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
             if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
-                // Late-move pruning: the ordering put the useful moves first.
-                if i >= 3 + (depth * depth) as usize * 2 {
+                // Late-move pruning: the ordering put the useful moves first. (3 + d² moves;
+                // 3 + 2d² before an SPRT at 200 ms, +38 ± 27 Elo over 628 games.)
+                if i >= 3 + (depth * depth) as usize {
                     break;
                 }
                 // A move that builds nothing and blocks nothing is not worth a shallow look.
