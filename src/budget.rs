@@ -78,12 +78,17 @@ impl Budget {
 
     /// A sub-budget of at most `nodes` more nodes within the same deadline.
     pub fn child(&self, nodes: u64, deadline: Option<Instant>) -> Budget {
-        let deadline = match (self.deadline, deadline) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        let deadline = earliest(self.deadline, deadline);
         // The child may not outspend what is left of the parent's node cap either.
         let left = self.node_limit.saturating_sub(self.nodes);
         Budget::new(nodes.min(left), deadline).with_stop(self.stop.clone())
+    }
+}
+
+/// The earlier of two optional deadlines (`None`: no deadline).
+pub fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }

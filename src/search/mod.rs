@@ -21,7 +21,7 @@ mod pvs;
 pub use pvs::{Search, MAX_PLY};
 
 use crate::board::{five_cells, Board, MoveList};
-use crate::budget::Budget;
+use crate::budget::{earliest, Budget};
 use crate::eval::order_score;
 use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
 use crate::tt::TranspositionTable;
@@ -165,7 +165,16 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
     // Our own threat wins first: cheap to try, decisive when found.
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
-    let search_end = deadline(start, part(limits.hard, 4, 5));
+    let mut search_end = deadline(start, part(limits.hard, 4, 5));
+    // A forced block cannot change the move; under a match clock it starts no iteration
+    // after an eighth of the target and stops at a quarter (enough to warm the table for
+    // the next move), and the rest stays banked.
+    let forced = matches!(kind, NodeKind::BlockFive(_) | NodeKind::Lost);
+    let mut soft = limits.soft;
+    if forced && limits.banked {
+        soft = limits.soft / 8;
+        search_end = earliest(search_end, deadline(start, soft * 2));
+    }
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
         let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
@@ -201,19 +210,6 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
         }
     }
 
-    // A forced block cannot change the move; under a match clock it gets an eighth of the
-    // target (enough to warm the table for the next move) and the rest stays banked.
-    let forced = matches!(kind, NodeKind::BlockFive(_) | NodeKind::Lost);
-    let soft = if forced && limits.banked {
-        let quick = limits.soft / 8;
-        budget.extend_deadline(match (deadline(start, quick * 2), search_end) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        });
-        quick
-    } else {
-        limits.soft
-    };
     let mut search = Search::new(board, tt, budget);
     // No iteration starts past the soft target (3/5 of the turn cap, less under a tight
     // match clock). One that overruns is cut at the alpha-beta's end (4/5 of the cap), and
