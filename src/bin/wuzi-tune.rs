@@ -81,6 +81,11 @@ struct PlayArgs {
     /// Output folder.
     #[arg(long, default_value = "tune-out")]
     out: PathBuf,
+    /// Weight set the self-play engine evaluates with: `hand` (follows from the source
+    /// alone) or `fitted` (the set compiled in, so the games follow from the commit: a
+    /// new generation fitted on the last one's games).
+    #[arg(long, value_name = "SET", default_value = "hand")]
+    eval: SetName,
 }
 
 #[derive(Args, Debug)]
@@ -132,6 +137,7 @@ fn today() -> String {
 }
 
 fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
+    wuzi::eval::sets::select(a.eval);
     let cfg = SelfPlay {
         games: a.games,
         nodes: a.nodes,
@@ -230,13 +236,14 @@ fn run(cli: Cli) -> Result<(), String> {
             let games = selfplay(&play)?;
             let moves: usize = games.iter().map(|g| g.moves.len()).sum();
             let source = [format!(
-                "self-play: seed {}, {} games ({} moves), {} nodes a move, sizes {:?}, rule {}, {:.1?}",
+                "self-play: seed {}, {} games ({} moves), {} nodes a move, sizes {:?}, rule {}, eval {}, {:.1?}",
                 play.seed,
                 games.len(),
                 moves,
                 play.nodes,
                 play.sizes,
                 play.rule,
+                format!("{:?}", play.eval).to_lowercase(),
                 start.elapsed()
             )];
             fit(&games, &a, &play.out, &source)
