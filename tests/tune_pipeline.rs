@@ -54,3 +54,27 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(parse(&back), Ok(set));
 }
+
+/// `wuzi-tune selfplay --eval SET`: the self-play engine evaluates with the set named, so
+/// a next generation's games are played by the last generation's weights.
+#[test]
+fn selfplay_plays_with_the_set_it_is_given() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-eval-{}", std::process::id()));
+    let games = |set: &str| {
+        let out = dir.join(set);
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+            .args(["selfplay", "--games", "4", "--nodes", "1500", "--seed", "7"])
+            .args(["--eval", set, "--out"])
+            .arg(&out)
+            .output()
+            .expect("wuzi-tune runs");
+        assert!(status.status.success(), "{status:?}");
+        std::fs::read_to_string(out.join("games.txt")).expect("the games file")
+    };
+    let (hand, fitted) = (games("hand"), games("fitted"));
+    let again = games("fitted");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(parse_games(&hand).map(|g| g.len()), Ok(4));
+    assert_eq!(fitted, again, "the games follow from the seed and the set");
+    assert_ne!(hand, fitted, "the two sets play different games");
+}
