@@ -96,6 +96,10 @@ struct FitArgs {
     /// Adam step, in score units.
     #[arg(long, default_value_t = 0.5)]
     lr: f64,
+    /// L2 pull of the pattern-code shares toward zero, per squared score unit (0: the
+    /// codes are free; a large value keeps them at zero, the plain line-and-class model).
+    #[arg(long, default_value_t = Fit::default().l2_code)]
+    l2_code: f64,
     /// Weight of the search score in the target (0: results only).
     #[arg(long, default_value_t = 0.5)]
     lambda: f64,
@@ -178,6 +182,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
         fit: Fit {
             epochs: a.epochs,
             lr: a.lr,
+            l2_code: a.l2_code,
             ..Fit::default()
         },
         lambda: a.lambda,
@@ -196,9 +201,10 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     ];
     header.extend(source.iter().cloned());
     header.push(format!(
-        "fit: {} epochs, lr {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
+        "fit: {} epochs, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
         a.epochs,
         a.lr,
+        a.l2_code,
         a.lambda,
         a.hold_every,
         start.elapsed(),

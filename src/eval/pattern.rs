@@ -303,6 +303,25 @@ pub(crate) fn combine(pats: &[Pattern; 4]) -> Pattern4 {
     }
 }
 
+/// Number of pattern codes: the multisets of four line patterns (13 patterns, order of
+/// the directions forgotten), C(16, 4).
+pub const CODES: usize = 1820;
+
+/// The pattern code of a cell's four line patterns: their multiset, numbered densely in
+/// `0..CODES` (combinatorial number system over the sorted patterns, each lifted by its
+/// rank so the four are strictly increasing). Code 0 is four dead lines.
+pub fn code_index(pats: &[Pattern; 4]) -> usize {
+    let mut v = pats.map(|p| p as usize);
+    v.sort_unstable();
+    let choose = |n: usize, k: usize| -> usize {
+        if n < k {
+            return 0;
+        }
+        (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+    };
+    (0..4).map(|i| choose(v[i] + i, i + 1)).sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,5 +368,29 @@ mod tests {
         assert_eq!(combine(&[F3S, F3, Dead, Dead]), Pattern4::FFlex3x2);
         assert_eq!(combine(&[B3, Dead, Dead, Dead]), Pattern4::KBlock3);
         assert_eq!(combine(&[Dead; 4]), Pattern4::None);
+    }
+
+    #[test]
+    fn pattern_codes_number_the_multisets_densely() {
+        let mut seen = vec![false; CODES];
+        let mut n = 0;
+        for a in 0..13u8 {
+            for b in a..13 {
+                for c in b..13 {
+                    for d in c..13 {
+                        let pats = [a, b, c, d].map(Pattern::from_u8);
+                        let code = code_index(&pats);
+                        assert!(!seen[code], "code {code} twice");
+                        seen[code] = true;
+                        n += 1;
+                        // The directions' order does not matter.
+                        assert_eq!(code_index(&[pats[3], pats[1], pats[0], pats[2]]), code);
+                    }
+                }
+            }
+        }
+        assert_eq!(n, CODES);
+        assert!(seen.iter().all(|&s| s));
+        assert_eq!(code_index(&[Pattern::Dead; 4]), 0);
     }
 }

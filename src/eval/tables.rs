@@ -15,7 +15,7 @@
 //! Each colour is classified under its own half of the rule ([`FiveRule`]): that is where
 //! renju's black (exactly five) and white (five or more) plug in.
 
-use super::pattern::{classify, combine, FiveRule, Pattern, Pattern4, Seen};
+use super::pattern::{classify, code_index, combine, FiveRule, Pattern, Pattern4, Seen};
 use super::sets::{self, EvalSet, SetName};
 use crate::types::Rule;
 use std::sync::OnceLock;
@@ -53,6 +53,11 @@ impl CellPatterns {
             p4: [black.p4, white.p4],
             value: [black.value, white.value],
         }
+    }
+
+    /// The pattern code (`pattern::code_index`) of `color_idx`'s four lines.
+    pub fn code(&self, color_idx: usize) -> usize {
+        code_index(&std::array::from_fn(|d| self.line(d, color_idx)))
     }
 
     /// The pattern `color_idx` (0 black, 1 white) makes along direction `dir`.
@@ -280,6 +285,15 @@ fn build_wide(fives: [FiveRule; 2], set: &'static EvalSet) -> Tables {
     }
 }
 
+/// A cell's evaluation share for one colour whose four lines are `pats` (class `p4`):
+/// the line shares, the class share and the pattern code's share (`codes`, indexed by
+/// code), held in an `i16`.
+pub fn cell_share(set: &EvalSet, codes: &[i16], pats: &[Pattern; 4], p4: Pattern4) -> i16 {
+    let lines: i32 = pats.iter().map(|&p| set.line[p as usize] as i32).sum();
+    let total = lines + set.combo[p4 as usize] as i32 + codes[code_index(pats)] as i32;
+    total.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
 fn build(set: &'static EvalSet) -> Tables {
     let mut memo = vec![u8::MAX; 1 << 18];
     let mut line = vec![0u8; 1 << 16];
@@ -291,14 +305,16 @@ fn build(set: &'static EvalSet) -> Tables {
         }
         *slot = both;
     }
+    let codes = set.code_values();
     let mut combo = vec![Combo::default(); 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
         let p4 = combine(&pats);
-        let value: i16 =
-            pats.iter().map(|&p| set.line[p as usize]).sum::<i16>() + set.combo[p4 as usize];
-        *slot = Combo { p4, value };
+        *slot = Combo {
+            p4,
+            value: cell_share(set, &codes, &pats, p4),
+        };
     }
     Tables {
         // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.

@@ -1,10 +1,10 @@
 //! What the fit sees of a position: for the side to move (`own`) and the opponent (`opp`),
 //! how many (empty cell, direction) pairs make each line pattern, how many empty cells
-//! make each combination class, and the threat state. The engine's evaluation is a
+//! make each combination class and each pattern code, and the threat state. The engine's evaluation is a
 //! function of exactly these ([`eval_with`] computes it, equal to `eval::evaluate`).
 
 use crate::board::Board;
-use crate::eval::pattern::Pattern4;
+use crate::eval::pattern::{Pattern4, CODES};
 use crate::eval::sets::{threat_mask, EvalSet};
 use crate::eval::Shapes;
 use crate::types::{Pos, Score};
@@ -21,6 +21,9 @@ pub struct Features {
     pub line: [[i32; PATTERNS]; 2],
     /// Per side (own, opp): empty cells per class.
     pub class: [[i32; CLASSES]; 2],
+    /// Per side (own, opp): empty cells per pattern code, as `(code, cells)` pairs for
+    /// the codes present, codes increasing.
+    pub code: [Vec<(u16, i32)>; 2],
     /// The threat state (`eval::sets::threat_mask`).
     pub mask: usize,
 }
@@ -31,6 +34,7 @@ impl Features {
         let me = board.side_to_move();
         let sides = [me, me.opp()];
         let mut line = [[0i32; PATTERNS]; 2];
+        let mut code = [vec![0i32; CODES], vec![0i32; CODES]];
         for y in 0..board.size() {
             for x in 0..board.size() {
                 let pos = Pos::new(x, y);
@@ -38,17 +42,27 @@ impl Features {
                     continue;
                 }
                 let cell = board.cell(pos);
-                for dir in 0..4 {
-                    for (s, c) in sides.iter().enumerate() {
+                for (s, c) in sides.iter().enumerate() {
+                    for dir in 0..4 {
                         line[s][cell.line(dir, c.idx()) as usize] += 1;
                     }
+                    code[s][cell.code(c.idx())] += 1;
                 }
             }
         }
         let counts = sides.map(|c| *Shapes::counts(board, c));
+        let present = |cells: &[i32]| {
+            cells
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n != 0)
+                .map(|(c, &n)| (c as u16, n))
+                .collect::<Vec<_>>()
+        };
         Features {
             line,
             class: counts.map(|c| c.map(i32::from)),
+            code: [present(&code[0]), present(&code[1])],
             mask: threat_mask(&counts[0], &counts[1]),
         }
     }
@@ -71,6 +85,11 @@ pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
     for k in 0..CLASSES {
         base += set.combo[k] as Score * (f.class[0][k] - f.class[1][k]);
         score += set.own[k] as Score * f.class[0][k] + set.opp[k] as Score * f.class[1][k];
+    }
+    for (side, sign) in [(0, 1), (1, -1)] {
+        for &(c, n) in &f.code[side] {
+            base += sign * set.code_value(c as usize) as Score * n;
+        }
     }
     (base / 2 + score + set.threat[f.mask] as Score).clamp(-10_000, 10_000)
 }
@@ -108,6 +127,15 @@ mod tests {
         // 225 cells, 5 stones: every empty cell counts each of its four directions once.
         assert_eq!(f.line[own].iter().sum::<i32>(), 4 * 220);
         assert_eq!(f.line[opp].iter().sum::<i32>(), 4 * 220);
+        // Every empty cell has one pattern code per side.
+        for side in [own, opp] {
+            assert_eq!(f.code[side].iter().map(|&(_, n)| n).sum::<i32>(), 220);
+        }
+        // The open-four points e8 and i8: black's four lines there are F4 and three lines
+        // with one or no black stone, the same code at both ends.
+        let e8 = b.cell(Pos::new(4, 7)).code(Color::Black.idx());
+        assert_eq!(e8, b.cell(Pos::new(8, 7)).code(Color::Black.idx()));
+        assert!(f.code[opp].iter().any(|&(c, n)| c as usize == e8 && n >= 2));
         // Black's open three f8-h8 becomes an open four at e8 or i8 (the two ends), and a
         // four at d8 or j8 (one gap); nothing else on the board makes black a four.
         assert_eq!(f.line[opp][Pattern::F4 as usize], 2);

@@ -3,7 +3,7 @@
 //! engine can hold them after every step. Plain arithmetic, no dependency.
 
 use super::dataset::sigmoid;
-use super::model::{eval, project, Row, DENSE, PARAMS, TABLE};
+use super::model::{eval, project, Row, CODE, DENSE, PARAMS, TABLE};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -21,6 +21,8 @@ pub struct Fit {
     pub l2: f64,
     /// The same on the threat table's own part (sparser data, stronger pull).
     pub l2_table: f64,
+    /// The same on the pattern-code shares.
+    pub l2_code: f64,
     /// Shuffle seed.
     pub seed: u64,
 }
@@ -33,6 +35,7 @@ impl Default for Fit {
             batch: 512,
             l2: 1e-7,
             l2_table: 1e-5,
+            l2_code: 1e-6,
             seed: 1,
         }
     }
@@ -109,12 +112,21 @@ pub fn fit(
                     *g += d * x as f64;
                 }
                 grad[TABLE + row.mask] += d;
+                for &(c, v) in &row.codes {
+                    grad[CODE + c as usize] += d * v as f64;
+                }
             }
             let n = chunk.len() as f64;
             step += 1;
             let (c1, c2) = (1.0 - b1.powi(step), 1.0 - b2.powi(step));
             for j in 0..PARAMS {
-                let l2 = if j >= TABLE { cfg.l2_table } else { cfg.l2 };
+                let l2 = if j >= CODE {
+                    cfg.l2_code
+                } else if j >= TABLE {
+                    cfg.l2_table
+                } else {
+                    cfg.l2
+                };
                 let g = grad[j] / n + 2.0 * l2 * (theta[j] - start[j]);
                 m[j] = b1 * m[j] + (1.0 - b1) * g;
                 v[j] = b2 * v[j] + (1.0 - b2) * g * g;
@@ -142,6 +154,7 @@ mod tests {
         truth[OWN + 5] = 25.0;
         truth[BIAS] = 15.0;
         truth[TABLE + 3] = 60.0;
+        truth[CODE + 9] = 40.0;
         let mut rng = StdRng::seed_from_u64(7);
         let rows: Vec<Row> = (0..4000)
             .map(|_| {
@@ -153,6 +166,7 @@ mod tests {
                 Row {
                     x,
                     mask: if rng.random_bool(0.3) { 3 } else { 0 },
+                    codes: vec![(9, rng.random_range(-3..=3) as f32 * 0.5)],
                 }
             })
             .collect();
@@ -167,11 +181,12 @@ mod tests {
             batch: 64,
             l2: 0.0,
             l2_table: 0.0,
+            l2_code: 0.0,
             seed: 3,
         };
         let (theta, losses) = fit(&cfg, &vec![0.0; PARAMS], &rows, &targets, scale);
         assert!(losses.last() < losses.first());
-        for j in [LINE + 4, COMBO + 7, OWN + 5] {
+        for j in [LINE + 4, COMBO + 7, OWN + 5, CODE + 9] {
             assert!(
                 (theta[j] - truth[j]).abs() < 3.0,
                 "parameter {j}: {}",

@@ -44,5 +44,6 @@ pub fn hand_set() -> EvalSet {
         own: [0; Pattern4::COUNT],
         opp: [0; Pattern4::COUNT],
         threat,
+        code: std::borrow::Cow::Borrowed(&[]),
     }
 }

@@ -4,10 +4,13 @@
 //! or never take sensible values.
 //!
 //! Parameters, in order: `line` (13), `combo` (13), `own` (13), `opp` (13), threat bits
-//! (11), a constant, then the threat table's own part (2048).
+//! (11), a constant, the threat table's own part (2048), then the pattern-code shares
+//! (1820, sparse in every position).
 
 use super::features::{Features, CLASSES, PATTERNS};
+use crate::eval::pattern::{code_index, combine, Pattern, CODES};
 use crate::eval::sets::{EvalSet, THREAT_BITS, THREAT_STATES};
+use std::sync::OnceLock;
 
 /// Offsets of the parameter groups.
 pub const LINE: usize = 0;
@@ -25,8 +28,10 @@ pub const BIAS: usize = BITS + THREAT_BITS;
 pub const DENSE: usize = BIAS + 1;
 /// The threat table's own part.
 pub const TABLE: usize = DENSE;
+/// The pattern-code shares.
+pub const CODE: usize = TABLE + THREAT_STATES;
 /// Number of parameters.
-pub const PARAMS: usize = TABLE + THREAT_STATES;
+pub const PARAMS: usize = CODE + CODES;
 
 /// Largest share of a line pattern, and of a class, so a cell's share fits an `i16`.
 const MAX_LINE: f64 = 1500.0;
@@ -34,6 +39,34 @@ const MAX_COMBO: f64 = 5000.0;
 /// Largest magnitude of a class count weight and of a threat-table value.
 const MAX_CLASS: f64 = 3000.0;
 const MAX_THREAT: f64 = 5000.0;
+/// Largest magnitude of a pattern code's share.
+const MAX_CODE: f64 = 5000.0;
+
+/// Each pattern code's four line patterns and class.
+fn code_shapes() -> &'static [([usize; 4], usize)] {
+    static SHAPES: OnceLock<Vec<([usize; 4], usize)>> = OnceLock::new();
+    SHAPES.get_or_init(|| {
+        let mut shapes = vec![([0; 4], 0); CODES];
+        for a in 0..PATTERNS {
+            for b in a..PATTERNS {
+                for c in b..PATTERNS {
+                    for d in c..PATTERNS {
+                        let pats = [a, b, c, d].map(|p| Pattern::from_u8(p as u8));
+                        shapes[code_index(&pats)] = ([a, b, c, d], combine(&pats) as usize);
+                    }
+                }
+            }
+        }
+        shapes
+    })
+}
+
+/// The share of code `c` without its code part, under the line and class shares `share`
+/// (`share(LINE + p)`, `share(COMBO + k)`).
+fn base_share(c: usize, share: impl Fn(usize) -> f64) -> f64 {
+    let (pats, p4) = code_shapes()[c];
+    pats.iter().map(|&p| share(LINE + p)).sum::<f64>() + share(COMBO + p4)
+}
 
 /// A position as the fit reads it: the dense inputs and the threat state.
 #[derive(Clone, Debug)]
@@ -42,6 +75,8 @@ pub struct Row {
     pub x: [f32; DENSE],
     /// The threat state.
     pub mask: usize,
+    /// Sparse inputs of the pattern-code shares: `(code, input)`.
+    pub codes: Vec<(u16, f32)>,
 }
 
 impl Row {
@@ -60,7 +95,23 @@ impl Row {
             x[BITS + b] = (f.mask >> b & 1) as f32;
         }
         x[BIAS] = 1.0;
-        Row { x, mask: f.mask }
+        // Half the difference of the two sides' cells per code, as for the line shares.
+        let mut codes: Vec<(u16, f32)> = f.code[0]
+            .iter()
+            .map(|&(c, n)| (c, 0.5 * n as f32))
+            .collect();
+        for &(c, n) in &f.code[1] {
+            match codes.binary_search_by_key(&c, |&(k, _)| k) {
+                Ok(i) => codes[i].1 -= 0.5 * n as f32,
+                Err(i) => codes.insert(i, (c, -0.5 * n as f32)),
+            }
+        }
+        codes.retain(|&(_, v)| v != 0.0);
+        Row {
+            x,
+            mask: f.mask,
+            codes,
+        }
     }
 }
 
@@ -68,7 +119,12 @@ impl Row {
 #[inline]
 pub fn eval(theta: &[f64], row: &Row) -> f64 {
     let dense: f64 = row.x.iter().zip(theta).map(|(&x, &t)| x as f64 * t).sum();
-    dense + theta[TABLE + row.mask]
+    let codes: f64 = row
+        .codes
+        .iter()
+        .map(|&(c, v)| v as f64 * theta[CODE + c as usize])
+        .sum();
+    dense + theta[TABLE + row.mask] + codes
 }
 
 /// Parameters that say exactly `set` (the additive threat part zero).
@@ -85,11 +141,15 @@ pub fn from_set(set: &EvalSet) -> Vec<f64> {
     for m in 0..THREAT_STATES {
         theta[TABLE + m] = set.threat[m] as f64;
     }
+    for &(c, v) in set.code.iter() {
+        theta[CODE + c as usize] = v as f64;
+    }
     theta
 }
 
 /// Keep parameters where the engine can hold them: shares never negative and within an
-/// `i16` cell sum.
+/// `i16` cell sum (a code's share may be negative, but not below what the cell's lines and
+/// class give it).
 pub fn project(theta: &mut [f64]) {
     for t in &mut theta[LINE..LINE + PATTERNS] {
         *t = t.clamp(0.0, MAX_LINE);
@@ -99,6 +159,10 @@ pub fn project(theta: &mut [f64]) {
     }
     for t in &mut theta[OWN..BITS] {
         *t = t.clamp(-MAX_CLASS, MAX_CLASS);
+    }
+    for c in 0..CODES {
+        let floor = -base_share(c, |j| theta[j]);
+        theta[CODE + c] = theta[CODE + c].clamp(floor.max(-MAX_CODE), MAX_CODE);
     }
 }
 
@@ -111,7 +175,22 @@ pub fn to_set(theta: &[f64]) -> EvalSet {
         own: std::array::from_fn(|k| q(theta[OWN + k], MAX_CLASS)),
         opp: std::array::from_fn(|k| q(theta[OPP + k], MAX_CLASS)),
         threat: [0; THREAT_STATES],
+        code: Default::default(),
     };
+    // Rounded after the line and class shares, so a cell's whole share stays >= 0.
+    let codes: Vec<i16> = (0..CODES)
+        .map(|c| {
+            let floor = -base_share(c, |j| {
+                if j < COMBO {
+                    set.line[j - LINE] as f64
+                } else {
+                    set.combo[j - COMBO] as f64
+                }
+            });
+            q(theta[CODE + c], MAX_CODE).max(floor as i16)
+        })
+        .collect();
+    set.code = EvalSet::code_list(&codes);
     for (m, t) in set.threat.iter_mut().enumerate() {
         let bits: f64 = (0..THREAT_BITS)
             .filter(|b| m >> b & 1 != 0)
@@ -131,5 +210,29 @@ mod tests {
     fn a_set_survives_the_round_trip_through_parameters() {
         let set = SetName::Hand.weights();
         assert_eq!(&to_set(&from_set(set)), set);
+        let mut codes = vec![0i16; CODES];
+        codes[5] = 12;
+        codes[700] = -3;
+        let with_codes = EvalSet {
+            code: EvalSet::code_list(&codes),
+            ..set.clone()
+        };
+        assert_eq!(to_set(&from_set(&with_codes)), with_codes);
+    }
+
+    #[test]
+    fn a_code_share_never_takes_a_cell_below_zero() {
+        let mut theta = from_set(SetName::Hand.weights());
+        let open_four = code_index(&[Pattern::F4, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        theta[CODE + open_four] = -10_000.0;
+        project(&mut theta);
+        let set = to_set(&theta);
+        let hand = SetName::Hand.weights();
+        let floor = hand.line[Pattern::F4 as usize] + 3 * hand.line[Pattern::Dead as usize];
+        let class = combine(&[Pattern::F4, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
+        assert_eq!(
+            set.code_value(open_four),
+            -(floor + hand.combo[class as usize])
+        );
     }
 }

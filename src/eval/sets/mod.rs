@@ -13,12 +13,17 @@
 //!   (`own`) or the opponent (`opp`) that class, so both sides' threat potential counts
 //!   with its own sign and size;
 //! - `threat`: the threat-state table, one value per [`threat_mask`] (SEARCH.md §8.9),
-//!   the side to move's tempo included.
+//!   the side to move's tempo included;
+//! - `code`: a cell's extra share per pattern code (`pattern::code_index`: the multiset of
+//!   its four line patterns), for the codes whose value is not zero. It adds what the sum
+//!   of four line shares and one class share cannot say: how the lines of a cell go
+//!   together.
 
 mod fitted;
 mod hand;
 
-use super::pattern::Pattern4;
+use super::pattern::{Pattern4, CODES};
+use std::borrow::Cow;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 /// Bits of the threat state (see [`threat_mask`]).
@@ -53,12 +58,43 @@ pub struct EvalSet {
     pub opp: [i16; Pattern4::COUNT],
     /// Threat-state table, indexed by [`threat_mask`].
     pub threat: [i16; THREAT_STATES],
+    /// Extra share of a cell per pattern code: `(code, value)` pairs, codes increasing,
+    /// values not zero (a code not listed adds nothing).
+    pub code: Cow<'static, [(u16, i16)]>,
 }
 
 impl EvalSet {
     /// Whether the per-class count terms are all zero (then `evaluate` skips them).
     pub fn has_class_terms(&self) -> bool {
         self.own.iter().chain(self.opp.iter()).any(|&w| w != 0)
+    }
+
+    /// The extra share of pattern code `code` (0 if the set does not list it).
+    pub fn code_value(&self, code: usize) -> i16 {
+        self.code
+            .binary_search_by_key(&code, |&(c, _)| c as usize)
+            .map_or(0, |i| self.code[i].1)
+    }
+
+    /// Every pattern code's extra share, indexed by code.
+    pub fn code_values(&self) -> Vec<i16> {
+        let mut v = vec![0; CODES];
+        for &(c, x) in self.code.iter() {
+            v[c as usize] = x;
+        }
+        v
+    }
+
+    /// The `(code, value)` list of `values` (indexed by code): the non-zero ones, in order.
+    pub fn code_list(values: &[i16]) -> Cow<'static, [(u16, i16)]> {
+        Cow::Owned(
+            values
+                .iter()
+                .enumerate()
+                .filter(|&(_, &x)| x != 0)
+                .map(|(c, &x)| (c as u16, x))
+                .collect(),
+        )
     }
 }
 
