@@ -93,6 +93,10 @@ struct FitArgs {
     /// Passes over the training positions.
     #[arg(long, default_value_t = 40)]
     epochs: usize,
+    /// Passes in each finishing stage, where the weights on large counts are rounded and
+    /// frozen and the rest learn around them (0: plain rounding at the end).
+    #[arg(long, default_value_t = Fit::default().finish)]
+    finish: usize,
     /// Adam step, in score units.
     #[arg(long, default_value_t = 0.5)]
     lr: f64,
@@ -181,6 +185,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     let plan = Plan {
         fit: Fit {
             epochs: a.epochs,
+            finish: a.finish,
             lr: a.lr,
             l2_code: a.l2_code,
             ..Fit::default()
@@ -201,8 +206,9 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     ];
     header.extend(source.iter().cloned());
     header.push(format!(
-        "fit: {} epochs, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
+        "fit: {} epochs + 2 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
         a.epochs,
+        a.finish,
         a.lr,
         a.l2_code,
         a.lambda,
