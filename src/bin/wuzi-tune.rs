@@ -206,7 +206,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     ];
     header.extend(source.iter().cloned());
     header.push(format!(
-        "fit: {} epochs + 2 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
+        "fit: {} epochs + 3 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
         a.epochs,
         a.finish,
         a.lr,

@@ -30,6 +30,7 @@ impl Board {
         // Recomputed cell by cell rather than on a clone, which would copy the undo stacks.
         let mut p4_count = [[0u16; Pattern4::COUNT]; 2];
         let mut value = [0i32; 2];
+        let mut terms = [[0i32; 2]; 2];
         for i in 0..NUM_CELLS {
             if self.cells[i] == Stone::Wall {
                 continue;
@@ -55,11 +56,15 @@ impl Board {
                 for c in 0..2 {
                     p4_count[c][fresh.p4[c] as usize] += 1;
                     value[c] += fresh.value[c] as i32;
+                    let t = self.tables.terms(&fresh, c);
+                    terms[c][0] += t[0];
+                    terms[c][1] += t[1];
                 }
             }
         }
         assert_eq!(self.p4_count, p4_count, "pattern counts diverged");
         assert_eq!(self.value, value, "evaluation sums diverged");
+        assert_eq!(self.terms, terms, "pattern-code term sums diverged");
     }
 
     /// ASCII diagram (`X` black, `O` white, `.` empty), rows top to bottom.

@@ -87,6 +87,9 @@ pub struct Board {
     p4_count: [[u16; Pattern4::COUNT]; 2],
     /// Sum of the per-cell evaluation shares, per colour.
     value: [i32; 2],
+    /// Sums of the per-cell pattern-code terms, per colour: as the side to move, and as
+    /// the opponent (`Tables::terms`).
+    terms: [[i32; 2]; 2],
     key: MultiKey,
     side: Color,
     history: Vec<Played>,
@@ -138,6 +141,7 @@ impl Board {
             pats: Box::new([CellPatterns::default(); NUM_CELLS]),
             p4_count: [[0; Pattern4::COUNT]; 2],
             value: [0; 2],
+            terms: [[0; 2]; 2],
             key: MultiKey::default(),
             side: Color::Black,
             history: Vec::with_capacity(size * size),
@@ -172,6 +176,7 @@ impl Board {
         }
         self.p4_count = [[0; Pattern4::COUNT]; 2];
         self.value = [0; 2];
+        self.terms = [[0; 2]; 2];
         for y in 0..self.size {
             for x in 0..self.size {
                 let p = Pos::new(x, y);
@@ -217,6 +222,9 @@ impl Board {
         for c in 0..2 {
             self.p4_count[c][cp.p4[c] as usize] += 1;
             self.value[c] += cp.value[c] as i32;
+            let t = self.tables.terms(cp, c);
+            self.terms[c][0] += t[0];
+            self.terms[c][1] += t[1];
         }
     }
 
@@ -225,6 +233,9 @@ impl Board {
         for c in 0..2 {
             self.p4_count[c][cp.p4[c] as usize] -= 1;
             self.value[c] -= cp.value[c] as i32;
+            let t = self.tables.terms(cp, c);
+            self.terms[c][0] -= t[0];
+            self.terms[c][1] -= t[1];
         }
     }
 
@@ -392,6 +403,11 @@ impl crate::eval::Shapes for Board {
     #[inline]
     fn value(&self, color: Color) -> i32 {
         self.value[color.idx()]
+    }
+
+    #[inline]
+    fn terms(&self, color: Color) -> [i32; 2] {
+        self.terms[color.idx()]
     }
 
     #[inline]

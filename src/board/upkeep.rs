@@ -24,6 +24,7 @@ pub(super) struct UndoRecord {
     pub(super) bbox: [usize; 4],
     pub(super) p4_count: [[u16; Pattern4::COUNT]; 2],
     pub(super) value: [i32; 2],
+    pub(super) terms: [[i32; 2]; 2],
     /// Where this move's entries start in `Board::saved`, and how many there are.
     pub(super) saved_from: usize,
     pub(super) saved_len: usize,
@@ -39,6 +40,7 @@ struct Upkeep<'a> {
     pats: &'a mut [CellPatterns; NUM_CELLS],
     counts: &'a mut [[u16; Pattern4::COUNT]; 2],
     value: &'a mut [i32; 2],
+    terms: &'a mut [[i32; 2]; 2],
     /// Room for the cells this move touches, and how many are saved so far.
     saved: &'a mut [SavedCell; TOUCHED],
     n: usize,
@@ -89,10 +91,13 @@ impl Upkeep<'_> {
         let window = cell.windows[D] ^ bits;
         let counts = &mut *self.counts;
         let value = &mut *self.value;
-        let changed = |c: usize, old: Pattern4, new: Pattern4, dv: i32| {
+        let terms = &mut *self.terms;
+        let changed = |c: usize, old: Pattern4, new: Pattern4, dv: i32, dt: [i32; 2]| {
             counts[c][old as usize] -= 1;
             counts[c][new as usize] += 1;
             value[c] += dv;
+            terms[c][0] += dt[0];
+            terms[c][1] += dt[1];
         };
         if WIDE {
             let dir = DIRS[D] as usize;
@@ -126,6 +131,7 @@ impl Board {
             bbox: [self.min_x, self.max_x, self.min_y, self.max_y],
             p4_count: self.p4_count,
             value: self.value,
+            terms: self.terms,
             saved_from: self.saved_top,
             saved_len: 0,
         });
@@ -171,6 +177,7 @@ impl Board {
         self.saved_top = rec.saved_from;
         self.p4_count = rec.p4_count;
         self.value = rec.value;
+        self.terms = rec.terms;
         self.cells[pos.index()] = Stone::Empty;
         self.bump_near(pos, false);
         #[cfg(debug_assertions)]
@@ -227,6 +234,7 @@ impl Board {
             pats: &mut self.pats,
             counts: &mut self.p4_count,
             value: &mut self.value,
+            terms: &mut self.terms,
             saved: (&mut self.saved[top..top + TOUCHED])
                 .try_into()
                 .expect("TOUCHED entries"),

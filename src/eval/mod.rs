@@ -28,6 +28,9 @@ pub trait Shapes {
     fn side_to_move(&self) -> Color;
     /// The sum of `color`'s per-cell shares over the empty cells.
     fn value(&self, color: Color) -> i32;
+    /// The sums of `color`'s per-cell pattern-code terms over the empty cells: as the side
+    /// to move, and as the opponent.
+    fn terms(&self, color: Color) -> [i32; 2];
     /// How many empty cells give `color` the class `p4`.
     fn count(&self, color: Color, p4: Pattern4) -> usize;
     /// How many empty cells give `color` a class of at least `p4`.
@@ -42,7 +45,7 @@ pub trait Shapes {
 
 /// Evaluation of the position for the side to move, in the engine's score units: half the
 /// difference of the two colours' share sums, the threat-state value (tempo included) and,
-/// if the set has them, both sides' weighted class counts.
+/// if the set has them, both sides' weighted class counts and pattern-code terms.
 pub fn evaluate(board: &impl Shapes) -> Score {
     let me = board.side_to_move();
     let opp = me.opp();
@@ -92,6 +95,11 @@ fn score_counts(
             score +=
                 set.own[k] as Score * own[k] as Score + set.opp[k] as Score * theirs[k] as Score;
         }
+    }
+    if tables.code_terms() {
+        // Under renju a black three-three cell keeps its code terms (only its class count
+        // moves, above): the terms are fitted on freestyle games.
+        score += board.terms(me)[0] + board.terms(opp)[1];
     }
     score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }

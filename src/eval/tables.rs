@@ -80,6 +80,9 @@ pub struct Tables {
     set: &'static EvalSet,
     /// Whether the set has per-class count terms (`evaluate` skips them otherwise).
     class_terms: bool,
+    /// Whether the set has pattern-code terms per side (`Combo::terms`; `evaluate` skips
+    /// them otherwise).
+    code_terms: bool,
     /// Renju's tables: black's double threes are forbidden, so `evaluate` does not count
     /// them as black's threats.
     renju: bool,
@@ -92,6 +95,9 @@ pub struct Tables {
 struct Combo {
     p4: Pattern4,
     value: i16,
+    /// The pattern code's terms: what the cell adds to the evaluation when its colour is
+    /// the side to move, and when it is the opponent (`EvalSet::code_own`, `code_opp`).
+    terms: [i16; 2],
 }
 
 impl Tables {
@@ -115,6 +121,20 @@ impl Tables {
     #[inline]
     pub fn class_terms(&self) -> bool {
         self.class_terms
+    }
+
+    /// Whether the set has pattern-code terms per side.
+    #[inline]
+    pub fn code_terms(&self) -> bool {
+        self.code_terms
+    }
+
+    /// The pattern-code terms (side to move, opponent) of `cell` for `color_idx`.
+    #[inline]
+    pub fn terms(&self, cell: &CellPatterns, color_idx: usize) -> [i32; 2] {
+        self.combo[cell.keys[color_idx] as usize]
+            .terms
+            .map(i32::from)
     }
 
     /// Whether these are renju's tables (black's double threes are no threat).
@@ -151,7 +171,7 @@ pub struct TableRefs<'a> {
 
 impl TableRefs<'_> {
     /// Update one direction of an empty cell whose window became `window`, reporting each
-    /// colour's class change through `changed(colour, old, new, value_delta)`. This is the
+    /// colour's class change through `changed(colour, old, new, value_delta, terms_delta)`. This is the
     /// innermost loop of `play`, so it reads the cell once and skips the combination
     /// lookup for a colour whose line shape did not change (the common case).
     #[inline(always)]
@@ -160,7 +180,7 @@ impl TableRefs<'_> {
         cell: &mut CellPatterns,
         dir: usize,
         window: u16,
-        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32, [i32; 2]),
     ) {
         cell.windows[dir] = window;
         let both = self.line[window as usize] as u16;
@@ -176,7 +196,7 @@ impl TableRefs<'_> {
         dir: usize,
         window: u16,
         outer: u32,
-        changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+        changed: impl FnMut(usize, Pattern4, Pattern4, i32, [i32; 2]),
     ) {
         cell.windows[dir] = window;
         let both = self.wide[window as usize | (outer as usize) << 16] as u16;
@@ -190,7 +210,7 @@ impl TableRefs<'_> {
         cell: &mut CellPatterns,
         dir: usize,
         both: u16,
-        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32),
+        mut changed: impl FnMut(usize, Pattern4, Pattern4, i32, [i32; 2]),
     ) {
         let shift = 4 * dir;
         for c in 0..2 {
@@ -199,8 +219,14 @@ impl TableRefs<'_> {
             let key = (old_key & !(15 << shift)) | nibble << shift;
             if key != old_key {
                 cell.keys[c] = key;
-                let Combo { p4: p, value: v } = self.combo[key as usize];
-                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32);
+                let Combo {
+                    p4: p,
+                    value: v,
+                    terms,
+                } = self.combo[key as usize];
+                let old = self.combo[old_key as usize].terms;
+                let dt = [0, 1].map(|s| terms[s] as i32 - old[s] as i32);
+                changed(c, cell.p4[c], p, v as i32 - cell.value[c] as i32, dt);
                 cell.p4[c] = p;
                 cell.value[c] = v;
             }
@@ -306,14 +332,20 @@ fn build(set: &'static EvalSet) -> Tables {
         *slot = both;
     }
     let codes = set.code_values();
+    let (own, opp) = (
+        EvalSet::code_values_of(&set.code_own),
+        EvalSet::code_values_of(&set.code_opp),
+    );
     let mut combo = vec![Combo::default(); 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
         let p4 = combine(&pats);
+        let code = code_index(&pats);
         *slot = Combo {
             p4,
             value: cell_share(set, &codes, &pats, p4),
+            terms: [own[code], opp[code]],
         };
     }
     Tables {
@@ -323,6 +355,7 @@ fn build(set: &'static EvalSet) -> Tables {
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
         set,
         class_terms: set.has_class_terms(),
+        code_terms: !set.code_own.is_empty() || !set.code_opp.is_empty(),
         renju: false,
     }
 }

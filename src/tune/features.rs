@@ -87,8 +87,10 @@ pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
         score += set.own[k] as Score * f.class[0][k] + set.opp[k] as Score * f.class[1][k];
     }
     for (side, sign) in [(0, 1), (1, -1)] {
+        let terms = [&set.code_own, &set.code_opp][side];
         for &(c, n) in &f.code[side] {
             base += sign * set.code_value(c as usize) as Score * n;
+            score += EvalSet::listed(terms, c as usize) as Score * n;
         }
     }
     (base / 2 + score + set.threat[f.mask] as Score).clamp(-10_000, 10_000)

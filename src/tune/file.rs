@@ -10,8 +10,13 @@ use std::borrow::Cow;
 const PER_LINE: usize = 16;
 /// `(code, value)` pairs per line of the pattern-code list.
 const PAIRS_PER_LINE: usize = 8;
-/// How the pattern-code list opens in the file.
-const CODE_TAG: &str = "\n    code: Cow::Borrowed(&[";
+/// The pattern-code lists, in file order.
+const CODE_LISTS: [&str; 3] = ["code", "code_own", "code_opp"];
+
+/// How the pattern-code list `name` opens in the file.
+fn code_tag(name: &str) -> String {
+    format!("\n    {name}: Cow::Borrowed(&[")
+}
 
 /// The data file for `set`: `header` lines become its opening doc comment (command, seed,
 /// data size, date, losses).
@@ -43,41 +48,41 @@ pub fn render(set: &EvalSet, header: &[String]) -> String {
         out.push_str(&format!("        {},\n", row(chunk)));
     }
     out.push_str("    ],\n");
-    out.push_str(&CODE_TAG[1..]);
-    for chunk in set.code.chunks(PAIRS_PER_LINE) {
-        let pairs: Vec<String> = chunk.iter().map(|(c, v)| format!("({c}, {v})")).collect();
-        out.push_str(&format!("\n        {},", pairs.join(", ")));
+    for (name, list) in CODE_LISTS
+        .iter()
+        .zip([&set.code, &set.code_own, &set.code_opp])
+    {
+        out.push_str(&code_tag(name)[1..]);
+        for chunk in list.chunks(PAIRS_PER_LINE) {
+            let pairs: Vec<String> = chunk.iter().map(|(c, v)| format!("({c}, {v})")).collect();
+            out.push_str(&format!("\n        {},", pairs.join(", ")));
+        }
+        if !list.is_empty() {
+            out.push_str("\n    ");
+        }
+        out.push_str("]),\n");
     }
-    if !set.code.is_empty() {
-        out.push_str("\n    ");
-    }
-    out.push_str("]),\n};\n");
+    out.push_str("};\n");
     out
 }
 
-/// The pattern-code list of `text`: `(code, value)` pairs, codes increasing and below
-/// `CODES`, values not zero.
-fn code_list(text: &str) -> Result<Cow<'static, [(u16, i16)]>, String> {
-    let start = text.find(CODE_TAG).ok_or("no `code` field")? + CODE_TAG.len();
-    let len = text[start..].find(']').ok_or("`code` is not closed")?;
-    let numbers = text[start..start + len]
-        .split(|c: char| c == ',' || c == '(' || c == ')' || c.is_whitespace())
-        .filter(|t| !t.is_empty())
-        .map(|t| t.parse::<i32>().map_err(|e| format!("`code`: {t:?}: {e}")))
-        .collect::<Result<Vec<i32>, String>>()?;
-    if numbers.len() % 2 != 0 {
-        return Err("`code` has an odd count of numbers".into());
+/// The pattern-code list `name` of `text`: `(code, value)` pairs, codes increasing and
+/// below `CODES`, values not zero.
+fn code_list(text: &str, name: &str) -> Result<Cow<'static, [(u16, i16)]>, String> {
+    let numbers: Vec<i32> = numbers(text, name, &code_tag(name))?;
+    if !numbers.len().is_multiple_of(2) {
+        return Err(format!("`{name}` has an odd count of numbers"));
     }
     let mut pairs = Vec::with_capacity(numbers.len() / 2);
     for pair in numbers.chunks(2) {
         let (code, value) = (pair[0], pair[1]);
         let last = pairs.last().map_or(-1, |&(c, _): &(u16, i16)| c as i32);
         if code <= last || code >= CODES as i32 {
-            return Err(format!("`code`: code {code} out of order or range"));
+            return Err(format!("`{name}`: code {code} out of order or range"));
         }
-        let value = i16::try_from(value).map_err(|e| format!("`code`: {value}: {e}"))?;
+        let value = i16::try_from(value).map_err(|e| format!("`{name}`: {value}: {e}"))?;
         if value == 0 {
-            return Err(format!("`code`: code {code} is listed with value 0"));
+            return Err(format!("`{name}`: code {code} is listed with value 0"));
         }
         pairs.push((code as u16, value));
     }
@@ -86,21 +91,23 @@ fn code_list(text: &str) -> Result<Cow<'static, [(u16, i16)]>, String> {
 
 /// The numbers of field `name` (`    name: [ … ]`) in `text`.
 fn field(text: &str, name: &str) -> Result<Vec<i16>, String> {
-    let tag = format!("\n    {name}: [");
-    let start = text
-        .find(&tag)
-        .ok_or_else(|| format!("no `{name}` field"))?
-        + tag.len();
+    numbers(text, name, &format!("\n    {name}: ["))
+}
+
+/// The numbers between `tag` and the next `]` in `text` (field `name`, for errors), split
+/// at commas, parentheses and white space.
+fn numbers<T: std::str::FromStr>(text: &str, name: &str, tag: &str) -> Result<Vec<T>, String>
+where
+    T::Err: std::fmt::Display,
+{
+    let start = text.find(tag).ok_or_else(|| format!("no `{name}` field"))? + tag.len();
     let len = text[start..]
         .find(']')
         .ok_or_else(|| format!("`{name}` is not closed"))?;
     text[start..start + len]
-        .split(|c: char| c == ',' || c.is_whitespace())
+        .split(|c: char| c == ',' || c == '(' || c == ')' || c.is_whitespace())
         .filter(|t| !t.is_empty())
-        .map(|t| {
-            t.parse::<i16>()
-                .map_err(|e| format!("`{name}`: {t:?}: {e}"))
-        })
+        .map(|t| t.parse::<T>().map_err(|e| format!("`{name}`: {t:?}: {e}")))
         .collect()
 }
 
@@ -119,7 +126,9 @@ pub fn parse(text: &str) -> Result<EvalSet, String> {
         own: array::<{ Pattern4::COUNT }>(text, "own")?,
         opp: array::<{ Pattern4::COUNT }>(text, "opp")?,
         threat: array::<THREAT_STATES>(text, "threat")?,
-        code: code_list(text)?,
+        code: code_list(text, "code")?,
+        code_own: code_list(text, "code_own")?,
+        code_opp: code_list(text, "code_opp")?,
     })
 }
 
@@ -151,6 +160,8 @@ mod tests {
         codes[CODES - 1] = 900;
         codes[1000..1020].iter_mut().for_each(|v| *v = 7);
         set.code = EvalSet::code_list(&codes);
+        codes[3] = -9;
+        set.code_opp = EvalSet::code_list(&codes);
         let text = render(&set, &[]);
         assert_eq!(parse(&text), Ok(set));
         assert!(parse("    line: [1, 2]").is_err());

@@ -5,12 +5,13 @@
 //! The engine holds integers, and some inputs are large counts (a side's cells of class
 //! "nothing" number in the hundreds): rounding such a weight by 0.4 moves an evaluation by
 //! a hundred units. So the fit ends in finishing stages: the weights on large counts are
-//! rounded and frozen, and the rest go on learning around them: first the class-count
-//! weights (the largest inputs), then the line and class shares, then the pattern codes,
-//! leaving the threat table, whose inputs are single bits.
+//! rounded and frozen, and the rest go on learning around them: first the weights on raw
+//! counts (classes and pattern codes per side: the largest inputs), then the line and
+//! class shares, then the pattern-code shares, leaving the threat table, whose inputs are
+//! single bits.
 
 use super::dataset::sigmoid;
-use super::model::{eval, project, Row, BITS, CODE, DENSE, LINE, OWN, PARAMS, TABLE};
+use super::model::{eval, project, Row, BITS, CODE, CODE_OWN, DENSE, LINE, OWN, PARAMS, TABLE};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -115,16 +116,16 @@ pub fn fit(
     let mut frozen = vec![false; PARAMS];
     // The stages: (passes, parameters rounded and frozen before it).
     let stages = [
-        (cfg.epochs, 0..0),
-        (cfg.finish, OWN..BITS),
-        (cfg.finish, LINE..OWN),
-        (cfg.finish, CODE..PARAMS),
+        (cfg.epochs, [0..0, 0..0]),
+        (cfg.finish, [OWN..BITS, CODE_OWN..PARAMS]),
+        (cfg.finish, [LINE..OWN, 0..0]),
+        (cfg.finish, [CODE..CODE_OWN, 0..0]),
     ];
     for (passes, freeze) in stages {
         if passes == 0 {
             continue;
         }
-        for j in freeze {
+        for j in freeze.into_iter().flatten() {
             theta[j] = theta[j].round();
             frozen[j] = true;
         }

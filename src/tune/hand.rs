@@ -45,5 +45,7 @@ pub fn hand_set() -> EvalSet {
         opp: [0; Pattern4::COUNT],
         threat,
         code: std::borrow::Cow::Borrowed(&[]),
+        code_own: std::borrow::Cow::Borrowed(&[]),
+        code_opp: std::borrow::Cow::Borrowed(&[]),
     }
 }

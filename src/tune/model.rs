@@ -4,8 +4,8 @@
 //! or never take sensible values.
 //!
 //! Parameters, in order: `line` (13), `combo` (13), `own` (13), `opp` (13), threat bits
-//! (11), a constant, the threat table's own part (2048), then the pattern-code shares
-//! (1820, sparse in every position).
+//! (11), a constant, the threat table's own part (2048), then the pattern-code shares,
+//! own terms and opponent terms (1820 each, sparse in every position).
 
 use super::features::{Features, CLASSES, PATTERNS};
 use crate::eval::pattern::{code_index, combine, Pattern, CODES};
@@ -30,8 +30,12 @@ pub const DENSE: usize = BIAS + 1;
 pub const TABLE: usize = DENSE;
 /// The pattern-code shares.
 pub const CODE: usize = TABLE + THREAT_STATES;
+/// The side to move's pattern-code terms.
+pub const CODE_OWN: usize = CODE + CODES;
+/// The opponent's pattern-code terms.
+pub const CODE_OPP: usize = CODE_OWN + CODES;
 /// Number of parameters.
-pub const PARAMS: usize = CODE + CODES;
+pub const PARAMS: usize = CODE_OPP + CODES;
 
 /// Largest share of a line pattern, and of a class, so a cell's share fits an `i16`.
 const MAX_LINE: f64 = 1500.0;
@@ -75,7 +79,7 @@ pub struct Row {
     pub x: [f32; DENSE],
     /// The threat state.
     pub mask: usize,
-    /// Sparse inputs of the pattern-code shares: `(code, input)`.
+    /// Sparse inputs of the three pattern-code groups: `(parameter - CODE, input)`.
     pub codes: Vec<(u16, f32)>,
 }
 
@@ -107,6 +111,13 @@ impl Row {
             }
         }
         codes.retain(|&(_, v)| v != 0.0);
+        for (side, group) in [(0, CODE_OWN), (1, CODE_OPP)] {
+            codes.extend(
+                f.code[side]
+                    .iter()
+                    .map(|&(c, n)| ((group - CODE + c as usize) as u16, n as f32)),
+            );
+        }
         Row {
             x,
             mask: f.mask,
@@ -141,8 +152,14 @@ pub fn from_set(set: &EvalSet) -> Vec<f64> {
     for m in 0..THREAT_STATES {
         theta[TABLE + m] = set.threat[m] as f64;
     }
-    for &(c, v) in set.code.iter() {
-        theta[CODE + c as usize] = v as f64;
+    for (group, list) in [
+        (CODE, &set.code),
+        (CODE_OWN, &set.code_own),
+        (CODE_OPP, &set.code_opp),
+    ] {
+        for &(c, v) in list.iter() {
+            theta[group + c as usize] = v as f64;
+        }
     }
     theta
 }
@@ -164,11 +181,16 @@ pub fn project(theta: &mut [f64]) {
         let floor = -base_share(c, |j| theta[j]);
         theta[CODE + c] = theta[CODE + c].clamp(floor.max(-MAX_CODE), MAX_CODE);
     }
+    for t in &mut theta[CODE_OWN..PARAMS] {
+        *t = t.clamp(-MAX_CLASS, MAX_CLASS);
+    }
 }
 
 /// The engine's integer set for `theta` (the threat table folds in the bits and constant).
 pub fn to_set(theta: &[f64]) -> EvalSet {
     let q = |v: f64, max: f64| v.round().clamp(-max, max) as i16;
+    let terms =
+        |group: usize| -> Vec<i16> { (0..CODES).map(|c| q(theta[group + c], MAX_CLASS)).collect() };
     let mut set = EvalSet {
         line: std::array::from_fn(|p| q(theta[LINE + p], MAX_LINE).max(0)),
         combo: std::array::from_fn(|k| q(theta[COMBO + k], MAX_COMBO).max(0)),
@@ -176,6 +198,8 @@ pub fn to_set(theta: &[f64]) -> EvalSet {
         opp: std::array::from_fn(|k| q(theta[OPP + k], MAX_CLASS)),
         threat: [0; THREAT_STATES],
         code: Default::default(),
+        code_own: EvalSet::code_list(&terms(CODE_OWN)),
+        code_opp: EvalSet::code_list(&terms(CODE_OPP)),
     };
     // Rounded after the line and class shares, so a cell's whole share stays >= 0.
     let codes: Vec<i16> = (0..CODES)
@@ -215,6 +239,7 @@ mod tests {
         codes[700] = -3;
         let with_codes = EvalSet {
             code: EvalSet::code_list(&codes),
+            code_own: EvalSet::code_list(&codes[3..]),
             ..set.clone()
         };
         assert_eq!(to_set(&from_set(&with_codes)), with_codes);

@@ -145,4 +145,6 @@ pub(crate) const SET: EvalSet = EvalSet {
         -40, 260, 160, 260, 0, 300, 200, 300, -40, 260, 160, 260, 0, 300, 200, 300,
     ],
     code: Cow::Borrowed(&[]),
+    code_own: Cow::Borrowed(&[]),
+    code_opp: Cow::Borrowed(&[]),
 };

@@ -17,7 +17,10 @@
 //! - `code`: a cell's extra share per pattern code (`pattern::code_index`: the multiset of
 //!   its four line patterns), for the codes whose value is not zero. It adds what the sum
 //!   of four line shares and one class share cannot say: how the lines of a cell go
-//!   together.
+//!   together;
+//! - `code_own`/`code_opp`: per pattern code, a weight on how many empty cells give the
+//!   side to move (`own`) or the opponent (`opp`) that code: the class count weights at
+//!   the codes' finer grain.
 
 mod fitted;
 mod hand;
@@ -61,6 +64,10 @@ pub struct EvalSet {
     /// Extra share of a cell per pattern code: `(code, value)` pairs, codes increasing,
     /// values not zero (a code not listed adds nothing).
     pub code: Cow<'static, [(u16, i16)]>,
+    /// Weight per empty cell giving the side to move each pattern code, listed as `code`.
+    pub code_own: Cow<'static, [(u16, i16)]>,
+    /// Weight per empty cell giving the opponent each pattern code, listed as `code`.
+    pub code_opp: Cow<'static, [(u16, i16)]>,
 }
 
 impl EvalSet {
@@ -71,15 +78,24 @@ impl EvalSet {
 
     /// The extra share of pattern code `code` (0 if the set does not list it).
     pub fn code_value(&self, code: usize) -> i16 {
-        self.code
-            .binary_search_by_key(&code, |&(c, _)| c as usize)
-            .map_or(0, |i| self.code[i].1)
+        Self::listed(&self.code, code)
+    }
+
+    /// The value `list` gives pattern code `code` (0 if it does not list it).
+    pub fn listed(list: &[(u16, i16)], code: usize) -> i16 {
+        list.binary_search_by_key(&code, |&(c, _)| c as usize)
+            .map_or(0, |i| list[i].1)
     }
 
     /// Every pattern code's extra share, indexed by code.
     pub fn code_values(&self) -> Vec<i16> {
+        Self::code_values_of(&self.code)
+    }
+
+    /// The values of a `(code, value)` list, indexed by code.
+    pub fn code_values_of(list: &[(u16, i16)]) -> Vec<i16> {
         let mut v = vec![0; CODES];
-        for &(c, x) in self.code.iter() {
+        for &(c, x) in list {
             v[c as usize] = x;
         }
         v
