@@ -1,9 +1,9 @@
 //! The lookup tables behind every cell's shapes, and the per-cell state they fill.
 //!
 //! `line[window]` says what the line becomes for each colour if that colour played the
-//! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`) and
-//! an evaluation share (weights from the active weight set, `sets`). A move touches a fixed number of
-//! windows, so `play`/`undo` cost is fixed.
+//! cell; `combo[four patterns]` folds the four directions into one class (`Pattern4`), an
+//! evaluation share and the pattern code's two terms (weights from the active weight set,
+//! `sets`). A move touches a fixed number of windows, so `play`/`undo` cost is fixed.
 //!
 //! # The rule seam
 //!
@@ -88,9 +88,10 @@ pub struct Tables {
     renju: bool,
 }
 
-/// One combination table entry, laid out so `play` copies both fields as they are (a
-/// packed `u16` took four more instructions to split per lookup; the table is 256 KiB
-/// instead of 128 KiB, and only a small part of it is ever read).
+/// One combination table entry, laid out so `play` copies the fields as they are (a
+/// packed `u16` for class and share took four more instructions to split per lookup). With
+/// the two code terms an entry is 8 bytes and the table 512 KiB, of which only a small part
+/// is ever read.
 #[derive(Clone, Copy, Debug, Default)]
 struct Combo {
     p4: Pattern4,
