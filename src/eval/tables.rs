@@ -313,11 +313,11 @@ fn build_wide(fives: [FiveRule; 2], set: &'static EvalSet) -> Tables {
 }
 
 /// A cell's evaluation share for one colour whose four lines are `pats` (class `p4`):
-/// the line shares, the class share and the pattern code's share (`codes`, indexed by
-/// code), held in an `i16`.
-pub fn cell_share(set: &EvalSet, codes: &[i16], pats: &[Pattern; 4], p4: Pattern4) -> i16 {
+/// the line shares, the class share and its pattern code's share `code_share`, held in an
+/// `i16`.
+fn cell_share(set: &EvalSet, code_share: i16, pats: &[Pattern; 4], p4: Pattern4) -> i16 {
     let lines: i32 = pats.iter().map(|&p| set.line[p as usize] as i32).sum();
-    let total = lines + set.combo[p4 as usize] as i32 + codes[code_index(pats)] as i32;
+    let total = lines + set.combo[p4 as usize] as i32 + code_share as i32;
     total.clamp(i16::MIN as i32, i16::MAX as i32) as i16
 }
 
@@ -332,11 +332,8 @@ fn build(set: &'static EvalSet) -> Tables {
         }
         *slot = both;
     }
-    let codes = set.code_values();
-    let (own, opp) = (
-        EvalSet::code_values_of(&set.code_own),
-        EvalSet::code_values_of(&set.code_opp),
-    );
+    let [shares, own, opp] =
+        [&set.code, &set.code_own, &set.code_opp].map(|list| EvalSet::code_values_of(list));
     let mut combo = vec![Combo::default(); 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
@@ -345,7 +342,7 @@ fn build(set: &'static EvalSet) -> Tables {
         let code = code_index(&pats);
         *slot = Combo {
             p4,
-            value: cell_share(set, &codes, &pats, p4),
+            value: cell_share(set, shares[code], &pats, p4),
             terms: [own[code], opp[code]],
         };
     }

@@ -89,7 +89,7 @@ pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
     for (side, sign) in [(0, 1), (1, -1)] {
         let terms = [&set.code_own, &set.code_opp][side];
         for &(c, n) in &f.code[side] {
-            base += sign * set.code_value(c as usize) as Score * n;
+            base += sign * EvalSet::listed(&set.code, c as usize) as Score * n;
             score += EvalSet::listed(terms, c as usize) as Score * n;
         }
     }

@@ -256,7 +256,7 @@ mod tests {
         let floor = hand.line[Pattern::F4 as usize] + 3 * hand.line[Pattern::Dead as usize];
         let class = combine(&[Pattern::F4, Pattern::Dead, Pattern::Dead, Pattern::Dead]);
         assert_eq!(
-            set.code_value(open_four),
+            EvalSet::listed(&set.code, open_four),
             -(floor + hand.combo[class as usize])
         );
     }

@@ -76,20 +76,10 @@ impl EvalSet {
         self.own.iter().chain(self.opp.iter()).any(|&w| w != 0)
     }
 
-    /// The extra share of pattern code `code` (0 if the set does not list it).
-    pub fn code_value(&self, code: usize) -> i16 {
-        Self::listed(&self.code, code)
-    }
-
     /// The value `list` gives pattern code `code` (0 if it does not list it).
     pub fn listed(list: &[(u16, i16)], code: usize) -> i16 {
         list.binary_search_by_key(&code, |&(c, _)| c as usize)
             .map_or(0, |i| list[i].1)
-    }
-
-    /// Every pattern code's extra share, indexed by code.
-    pub fn code_values(&self) -> Vec<i16> {
-        Self::code_values_of(&self.code)
     }
 
     /// The values of a `(code, value)` list, indexed by code.
