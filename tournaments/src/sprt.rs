@@ -22,8 +22,14 @@
 //!   per-game standard deviation `s = √(2v)`, so that a bound means the same
 //!   number of games to resolve whatever the draw rate: `μk = ½ + eloK · s · ln10 / 800`.
 //!
-//! An empty bucket counts as 0.001 pairs in these formulas, so that a run of identical pairs
-//! (variance 0) still gives a finite ratio.
+//! The ratio is computed with two pseudo-pairs added, distributed as an even match without
+//! draws would give them (½ lost 0-2, 1 split 1-1, ½ won 2-0). Without them the estimated
+//! variance of a short run is far too small: three lost pairs in a row (variance about 0)
+//! gave LLR −4.9 and accepted H0 after six games, where the exact binomial ratio of six
+//! losses for H1 = +20 against H0 = 0 is (0.471/0.5)^6, LLR −0.36; with the prior it is
+//! −0.38. After a few dozen pairs the prior no longer matters. The Elo estimates are from
+//! the observed pairs alone (an empty bucket counts as 0.001 pairs there, so a run of
+//! identical pairs still has a width).
 
 use crate::config::Config;
 use crate::elo;
@@ -32,8 +38,12 @@ use crate::schedule::Pairing;
 use serde::Deserialize;
 use std::fmt::Write;
 
-/// Pseudo-count of an empty pentanomial bucket.
+/// Pseudo-count of an empty pentanomial bucket in the estimates.
 const EMPTY_BUCKET: f64 = 1e-3;
+
+/// Pseudo-pairs added to the observed ones for the likelihood ratio: two pairs of an even
+/// match without draws (see the module notes).
+const PRIOR: [f64; 5] = [0.5, 0.0, 1.0, 0.0, 0.5];
 
 /// Elo per unit of normalized score: 800 / ln 10.
 const NELO_SCALE: f64 = 800.0 / std::f64::consts::LN_10;
@@ -141,10 +151,14 @@ pub fn moments(penta: &Penta) -> Option<(f64, f64, f64)> {
     if penta.iter().all(|&n| n == 0) {
         return None;
     }
-    let counts: Vec<f64> = penta
-        .iter()
-        .map(|&n| f64::from(n).max(EMPTY_BUCKET))
-        .collect();
+    Some(weighted_moments(
+        penta.map(|n| f64::from(n).max(EMPTY_BUCKET)),
+    ))
+}
+
+/// Pair count, mean score per game and variance of the pair score / 2 of (possibly
+/// fractional) bucket counts, not all zero.
+fn weighted_moments(counts: [f64; 5]) -> (f64, f64, f64) {
     let n: f64 = counts.iter().sum();
     let score = |i: usize| i as f64 / 4.0;
     let mean = counts
@@ -159,14 +173,15 @@ pub fn moments(penta: &Penta) -> Option<(f64, f64, f64)> {
         .map(|(i, c)| c * (score(i) - mean).powi(2))
         .sum::<f64>()
         / n;
-    Some((n, mean, var))
+    (n, mean, var)
 }
 
 /// The log-likelihood ratio of H1 against H0 for these pairs (0 without pairs).
 pub fn llr(penta: &Penta, spec: &Spec) -> f64 {
-    let Some((n, mean, var)) = moments(penta) else {
+    if penta.iter().all(|&n| n == 0) {
         return 0.0;
-    };
+    }
+    let (n, mean, var) = weighted_moments(std::array::from_fn(|i| f64::from(penta[i]) + PRIOR[i]));
     let (mu0, mu1) = match spec.model {
         Model::Logistic => (logistic(spec.elo0), logistic(spec.elo1)),
         Model::Normalized => {
@@ -413,28 +428,38 @@ mod tests {
     #[test]
     fn llr_against_hand_computed_values() {
         let penta = [5, 10, 30, 35, 20];
+        // With the prior: 5.5/10/31/35/20.5, 102 pairs, mean = 64.75/102 = 0.6348039...,
+        // var = 0.0731269... (as in `moments_of_a_hand_counted_sample`).
         // Logistic [0, 5]: μ0 = 0.5, μ1 = 1/(1+10^(-5/400)) = 0.507195...
-        // LLR = 100·(μ1−μ0)·(2·0.6375 − μ0 − μ1)/(2·0.07171875)
-        //     = 100·0.0071955·0.2678045/0.1434375 = 1.34336...
+        // LLR = 102·(μ1−μ0)·(2·0.6348039 − μ0 − μ1)/(2·0.0731269) = 1.31678...
         let l = llr(&penta, &spec(0.0, 5.0, Model::Logistic));
-        assert!(close(l, 1.343_357, 1e-5), "{l}");
-        // Normalized [0, 5]: s = √(2·0.07171875) = 0.378731..., μ1 = 0.5 + 5·s·ln10/800
-        // = 0.505450...; LLR = 100·0.0054503·(1.275 − 1.0054503)/0.1434375 = 1.02424...
+        assert!(close(l, 1.316_781, 1e-5), "{l}");
+        // Normalized [0, 5]: s = √(2·0.0731269) = 0.382431..., μ1 = 0.5 + 5·s·ln10/800
+        // = 0.505503...; LLR = 1.01372...
         let l = llr(&penta, &spec(0.0, 5.0, Model::Normalized));
-        assert!(close(l, 1.024_243, 1e-5), "{l}");
+        assert!(close(l, 1.013_719, 1e-5), "{l}");
         // A symmetric sample (mean ½) favours H0 = 0 over H1 = 5.
-        // 10/20/40/20/10: var = 0.01875; normalized μ1 − μ0 = 5·√0.0375·ln10/800
-        // = 0.0027869...; LLR = −100·0.0027869²/(2·0.01875) = −0.02071...
+        // 10.5/20/41/20/10.5: var = 0.0759804; normalized μ1 − μ0 = 5·√(2·var)·ln10/800;
+        // LLR = −102·(μ1 − μ0)²/(2·var) = −0.02112...
         let l = llr(&[10, 20, 40, 20, 10], &spec(0.0, 5.0, Model::Normalized));
-        assert!(close(l, -0.020_713, 1e-5), "{l}");
+        assert!(close(l, -0.021_125, 1e-5), "{l}");
         assert_eq!(llr(&[0; 5], &spec(0.0, 5.0, Model::Normalized)), 0.0);
     }
 
     #[test]
-    fn identical_pairs_still_give_a_finite_ratio() {
-        let all_won = llr(&[0, 0, 0, 0, 10], &spec(0.0, 5.0, Model::Normalized));
+    fn identical_pairs_give_a_sane_ratio() {
+        let normalized = spec(0.0, 20.0, Model::Normalized);
+        // Three lost pairs: the exact binomial ratio of six losses for H1 = +20 against
+        // H0 = 0 is 6·ln(0.4712/0.5) = −0.355; the prior gives −0.385 (without it the
+        // sample variance is about 0 and the ratio was −4.9, an H0 after six games).
+        let three_lost = llr(&[3, 0, 0, 0, 0], &normalized);
+        assert!(close(three_lost, -0.384_753, 1e-5), "{three_lost}");
+        // A long run of identical pairs still decides, and every ratio is finite.
+        let all_won = llr(&[0, 0, 0, 0, 20], &normalized);
         assert!(all_won.is_finite() && all_won > 2.95, "{all_won}");
         let all_lost = llr(&[10, 0, 0, 0, 0], &spec(0.0, 5.0, Model::Logistic));
+        assert!(all_lost.is_finite() && all_lost < -0.5, "{all_lost}");
+        let all_lost = llr(&[40, 0, 0, 0, 0], &normalized);
         assert!(all_lost.is_finite() && all_lost < -2.95, "{all_lost}");
     }
 
