@@ -114,32 +114,43 @@ impl Fingerprint {
             format!("{} in this order, hash {:016x}", config.openings.len(), h.0),
         );
 
-        let games = match &config.sprt {
-            Some(sp) => crate::sprt::schedule(config.openings.len(), sp.max_games),
-            None => schedule::build(
-                config.engines.len(),
-                config.openings.len(),
-                s.games_per_pair,
-                gauntlet,
-            ),
-        };
-        // An SPRT decides when to stop from its bounds: a changed test is another run.
-        put(
-            "sprt",
-            config
-                .sprt
-                .map_or_else(|| "none".to_string(), |sp| format!("{sp:?}")),
-        );
-        let mut h = Fnv::new();
-        for p in &games {
-            for v in [p.game, p.black, p.white, p.opening] {
-                h.usize(v);
+        match &config.sprt {
+            // An SPRT decides when to stop from its bounds: a changed test is another run.
+            // Its cap is not part of it: pair k plays opening k mod N whatever the cap, so a
+            // test that reached `max_games` undecided may be resumed with a larger one.
+            Some(sp) => {
+                put(
+                    "sprt",
+                    format!(
+                        "elo0 {} elo1 {} alpha {} beta {} model {:?}",
+                        sp.elo0, sp.elo1, sp.alpha, sp.beta, sp.model
+                    ),
+                );
+                put(
+                    "schedule",
+                    format!("sprt pairs over {} openings in turn", config.openings.len()),
+                );
+            }
+            None => {
+                put("sprt", "none".to_string());
+                let games = schedule::build(
+                    config.engines.len(),
+                    config.openings.len(),
+                    s.games_per_pair,
+                    gauntlet,
+                );
+                let mut h = Fnv::new();
+                for p in &games {
+                    for v in [p.game, p.black, p.white, p.opening] {
+                        h.usize(v);
+                    }
+                }
+                put(
+                    "schedule",
+                    format!("{} games, hash {:016x}", games.len(), h.0),
+                );
             }
         }
-        put(
-            "schedule",
-            format!("{} games, hash {:016x}", games.len(), h.0),
-        );
 
         put("engines", config.engines.len().to_string());
         for (i, e) in config.engines.iter().enumerate() {

@@ -117,6 +117,38 @@ fn an_even_match_stops_at_max_games() {
     );
     assert_eq!(done.records.len(), 6);
     assert_eq!(t.penta.iter().sum::<u32>(), 3);
+
+    // The cap is not part of the test: resumed with a larger one, the run keeps its six
+    // games and plays on to the new cap.
+    let journal = dir.join("out/results.jsonl");
+    let before = std::fs::read_to_string(&journal).unwrap_or_else(|e| panic!("{e}"));
+    let longer = section.replace("max_games = 6", "max_games = 10");
+    let cfg = load(&sprt_config(&dir, "r1", "r2", &longer));
+    let more = run(&cfg, &dir, true);
+    let t = more.sprt.unwrap_or_else(|| panic!("no SPRT state"));
+    assert_eq!(
+        t.decision.map(|d| d.0),
+        Some(Decision::MaxGames),
+        "{}",
+        t.line()
+    );
+    assert_eq!(more.records.len(), 10);
+    assert_eq!(t.penta.iter().sum::<u32>(), 5);
+    let after = std::fs::read_to_string(&journal).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        after.starts_with(&before),
+        "the first six games were rewritten"
+    );
+    // A changed bound is another test: refused, and the journal is left as it was.
+    let other = longer.replace("elo1 = 100", "elo1 = 50");
+    let cfg = load(&sprt_config(&dir, "r1", "r2", &other));
+    let err = run_result(&cfg, &dir, true).err().unwrap_or_default();
+    assert!(err.contains("sprt"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&journal).ok(),
+        Some(after),
+        "a refused resume touched the journal"
+    );
 }
 
 #[test]

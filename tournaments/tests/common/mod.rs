@@ -42,11 +42,17 @@ pub fn load(path: &Path) -> Config {
 
 /// Runs a tournament quietly into `dir/out`.
 pub fn run(config: &Config, dir: &Path, resume: bool) -> Finished {
+    run_result(config, dir, resume).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`run`], returning the runner's error instead of panicking on it.
+#[allow(dead_code)]
+pub fn run_result(config: &Config, dir: &Path, resume: bool) -> Result<Finished, String> {
     let opts = Options {
         out: dir.join("out"),
         resume,
         gauntlet: false,
         verbose: false,
     };
-    runner::run(config, &opts).unwrap_or_else(|e| panic!("{e}"))
+    runner::run(config, &opts)
 }
