@@ -1,6 +1,7 @@
 //! `[sprt]` end to end with fake engines: a clearly stronger A is accepted (H1), a clearly
-//! weaker one rejected (H0), an even match stops at `max_games`, a decided test resumes to
-//! the same decision without playing, and per-engine `options` reach the engine as `INFO`.
+//! weaker one rejected (H0), an even match stops at `max_games` and resumes to a larger
+//! one, a decided test resumes to the same decision without playing, and per-engine
+//! `options` reach the engine as `INFO`.
 
 mod common;
 
