@@ -332,8 +332,7 @@ fn build(set: &'static EvalSet) -> Tables {
         }
         *slot = both;
     }
-    let [shares, own, opp] =
-        [&set.code, &set.code_own, &set.code_opp].map(|list| EvalSet::code_values_of(list));
+    let [shares, own, opp] = set.code_lists().map(EvalSet::code_values_of);
     let mut combo = vec![Combo::default(); 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
@@ -353,7 +352,7 @@ fn build(set: &'static EvalSet) -> Tables {
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
         set,
         class_terms: set.has_class_terms(),
-        code_terms: !set.code_own.is_empty() || !set.code_opp.is_empty(),
+        code_terms: set.has_code_terms(),
         renju: false,
     }
 }

@@ -48,10 +48,7 @@ pub fn render(set: &EvalSet, header: &[String]) -> String {
         out.push_str(&format!("        {},\n", row(chunk)));
     }
     out.push_str("    ],\n");
-    for (name, list) in CODE_LISTS
-        .iter()
-        .zip([&set.code, &set.code_own, &set.code_opp])
-    {
+    for (name, list) in CODE_LISTS.iter().zip(set.code_lists()) {
         out.push_str(&code_tag(name)[1..]);
         for chunk in list.chunks(PAIRS_PER_LINE) {
             let pairs: Vec<String> = chunk.iter().map(|(c, v)| format!("({c}, {v})")).collect();

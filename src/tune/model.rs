@@ -152,12 +152,8 @@ pub fn from_set(set: &EvalSet) -> Vec<f64> {
     for m in 0..THREAT_STATES {
         theta[TABLE + m] = set.threat[m] as f64;
     }
-    for (group, list) in [
-        (CODE, &set.code),
-        (CODE_OWN, &set.code_own),
-        (CODE_OPP, &set.code_opp),
-    ] {
-        for &(c, v) in list.iter() {
+    for (group, list) in [CODE, CODE_OWN, CODE_OPP].into_iter().zip(set.code_lists()) {
+        for &(c, v) in list {
             theta[group + c as usize] = v as f64;
         }
     }

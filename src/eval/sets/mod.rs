@@ -76,6 +76,17 @@ impl EvalSet {
         self.own.iter().chain(self.opp.iter()).any(|&w| w != 0)
     }
 
+    /// Whether the set has pattern-code terms per side (`evaluate` skips them otherwise).
+    pub fn has_code_terms(&self) -> bool {
+        !self.code_own.is_empty() || !self.code_opp.is_empty()
+    }
+
+    /// The three pattern-code lists, in field (and file) order: `code`, `code_own`,
+    /// `code_opp`.
+    pub fn code_lists(&self) -> [&[(u16, i16)]; 3] {
+        [&self.code, &self.code_own, &self.code_opp]
+    }
+
     /// The value `list` gives pattern code `code` (0 if it does not list it).
     pub fn listed(list: &[(u16, i16)], code: usize) -> i16 {
         list.binary_search_by_key(&code, |&(c, _)| c as usize)
