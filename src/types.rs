@@ -241,8 +241,14 @@ pub const WIN_BOUND: Score = WIN - 1_000;
 /// Larger than any score.
 pub const INF: Score = 32_000;
 
-/// Search depth in plies.
+/// Remaining search depth: `ONE_PLY` units a ply in the alpha-beta (and in the table's
+/// entries of it), fours or attacker moves in the threat searches.
 pub type Depth = i32;
+
+/// `Depth` units of one alpha-beta ply: quarter plies, so an extension or a reduction can
+/// be a fraction of a ply. The table keeps depths in a byte, so 31 plies are the most it
+/// stores (deeper results are kept as that deep, which only makes them less usable).
+pub const ONE_PLY: Depth = 4;
 
 #[cfg(test)]
 mod tests {

@@ -12,20 +12,30 @@ use crate::eval::pattern::Pattern4;
 use crate::eval::weights::{FUTILITY_PER_PLY, LMR_DIVISOR};
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
-use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
+use crate::types::{Pos, Score, INF, NUM_CELLS, ONE_PLY, WIN, WIN_BOUND};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
-/// Late-move reductions by depth and move number: ln(d)·ln(i)/LMR_DIVISOR, rounded.
+/// One ply of remaining depth (`types::ONE_PLY`): inside the search depth counts quarter
+/// plies, so an extension or a reduction can be a fraction of a ply.
+const PLY: i32 = ONE_PLY;
+/// Late-move reductions by depth and move number: ln(d)·ln(i)/LMR_DIVISOR plies, rounded,
+/// in units of `PLY`.
 static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut t = [[0; 64]; 64];
     for (d, row) in t.iter_mut().enumerate().skip(1) {
         for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR).round() as i32;
+            *r = ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR).round() as i32 * PLY;
         }
     }
     t
 });
+
+/// `depth` (in `PLY` units) in whole plies, rounded down.
+#[inline]
+fn plies(depth: i32) -> i32 {
+    depth.div_euclid(PLY)
+}
 
 /// Fours a horizon VCF may chain.
 const QVCF_FOURS: i32 = 12;
@@ -128,10 +138,10 @@ impl<'a> Search<'a> {
         loses
     }
 
-    /// One full-width search of the root to `depth` in the window (alpha, beta).
+    /// One full-width search of the root to `depth` plies in the window (alpha, beta).
     pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
         self.root_depth = depth;
-        self.pvs(alpha, beta, depth, 0, true)
+        self.pvs(alpha, beta, depth * PLY, 0, true)
     }
 
     fn pvs(&mut self, alpha: Score, beta: Score, depth: i32, ply: i32, is_pv: bool) -> Score {
@@ -165,9 +175,9 @@ impl<'a> Search<'a> {
         // Reverse futility: far above beta in a quiet node at low depth.
         if !is_pv
             && kind == NodeKind::Quiet
-            && depth <= 3
+            && depth <= 3 * PLY
             && beta.abs() < WIN_BOUND
-            && static_eval - FUTILITY_PER_PLY * depth >= beta
+            && static_eval - FUTILITY_PER_PLY * depth / PLY >= beta
         {
             return static_eval;
         }
@@ -266,11 +276,11 @@ impl<'a> Search<'a> {
     ) -> i32 {
         let mut depth = depth;
         if matches!(kind, NodeKind::BlockFive(_)) {
-            depth += 1;
+            depth += PLY;
         }
         if let Some(d) = defence_moves {
             if (d.len() <= 4 && ply < 2 * self.root_depth) || (depth <= 0 && ply < 48) {
-                depth = depth.max(0) + 1;
+                depth = depth.max(0) + PLY;
             }
         }
         depth
@@ -339,11 +349,12 @@ impl<'a> Search<'a> {
             if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
                 // Late-move pruning: the ordering put the useful moves first. (3 + d² moves;
                 // 3 + 2d² before an SPRT at 200 ms, +38 ± 27 Elo over 628 games.)
-                if i >= 3 + (depth * depth) as usize {
+                let d = plies(depth);
+                if i >= 3 + (d * d) as usize {
                     break;
                 }
                 // A move that builds nothing and blocks nothing is not worth a shallow look.
-                if depth <= 3 && own_class == Pattern4::None && opp_class == Pattern4::None {
+                if depth <= 3 * PLY && own_class == Pattern4::None && opp_class == Pattern4::None {
                     continue;
                 }
             }
@@ -377,7 +388,7 @@ impl<'a> Search<'a> {
                     head[up].extend_from_slice(&tail[0]);
                     if score >= beta {
                         if quiet_node && own_class < Pattern4::EBlock4 {
-                            self.reward(m, up, depth);
+                            self.reward(m, up, plies(depth));
                         }
                         break;
                     }
@@ -403,19 +414,19 @@ impl<'a> Search<'a> {
         is_pv: bool,
     ) -> Score {
         if i == 0 {
-            return -self.pvs(-beta, -alpha, depth - 1, ply + 1, is_pv);
+            return -self.pvs(-beta, -alpha, depth - PLY, ply + 1, is_pv);
         }
         let mut r = 0;
-        if let Some(less) = reduce_less.filter(|_| depth >= 2 && i >= 2) {
-            r = LMR[depth.min(63) as usize][i.min(63)] - is_pv as i32 - less;
-            r = r.clamp(0, depth - 1);
+        if let Some(less) = reduce_less.filter(|_| depth >= 2 * PLY && i >= 2) {
+            r = LMR[plies(depth).min(63) as usize][i.min(63)] - (is_pv as i32 + less) * PLY;
+            r = r.clamp(0, depth - PLY);
         }
-        let mut score = -self.pvs(-alpha - 1, -alpha, depth - 1 - r, ply + 1, false);
+        let mut score = -self.pvs(-alpha - 1, -alpha, depth - PLY - r, ply + 1, false);
         if score > alpha && r > 0 {
-            score = -self.pvs(-alpha - 1, -alpha, depth - 1, ply + 1, false);
+            score = -self.pvs(-alpha - 1, -alpha, depth - PLY, ply + 1, false);
         }
         if score > alpha && score < beta {
-            score = -self.pvs(-beta, -alpha, depth - 1, ply + 1, true);
+            score = -self.pvs(-beta, -alpha, depth - PLY, ply + 1, true);
         }
         score
     }

@@ -6,13 +6,14 @@
 
 use super::node::{BoardNode, Bound};
 use super::slot::Slot;
+use crate::types::ONE_PLY;
 
 /// How many candidates a store in a full table weighs before choosing a victim. Four is
 /// about what the first probe group offers at full load with 2 tag bits (see `hasher`).
 pub(crate) const WAYS: usize = 4;
 
-/// Plies of depth one search generation of age is worth when choosing a victim.
-const AGE_WEIGHT: i32 = 4;
+/// Depth one search generation of age is worth when choosing a victim (four plies).
+const AGE_WEIGHT: i32 = 4 * ONE_PLY;
 
 /// Which entries a store may overwrite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -51,7 +52,7 @@ impl Policy {
             // A slightly shallower result of the current search is still fresher than
             // the stored one; an exact score is always worth keeping.
             Policy::DepthAge => {
-                new.bound == Bound::Exact || new.depth + 2 >= old.depth() || old.age(generation) > 0
+                new.bound == Bound::Exact || new.depth + 2 * ONE_PLY >= old.depth() || old.age(generation) > 0
             }
         }
     }

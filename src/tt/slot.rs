@@ -3,7 +3,7 @@
 //! Both words are kept in full because `MultiKey`'s equality compares both: the table
 //! cannot rebuild any part of them from where an entry sits, since hashbrown moves
 //! entries along its probe sequence. The node fields fit the search's ranges (scores stay
-//! within ±`INF` = 32 000, depths within ±127 plies), so the whole entry is 24 bytes.
+//! within ±`INF` = 32 000, depths within ±127 `Depth` units), so the whole entry is 24 bytes.
 
 use super::node::{BoardNode, Bound};
 use crate::board::MultiKey;
