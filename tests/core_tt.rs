@@ -1,6 +1,7 @@
 //! Transposition-table behaviour: key identity, bound semantics, replacement, capacity.
 
 use wuzi::tt::{BoardNode, Bound, KeyHasher, Policy, TranspositionTable};
+use wuzi::types::ONE_PLY;
 use wuzi::{MultiKey, Pos};
 
 /// What a search sees of one probe: the stored node, and the score it lets a search of
@@ -136,9 +137,10 @@ fn stores_keep_the_old_move_when_the_new_has_none() {
 #[test]
 fn same_key_updates_follow_the_policy() {
     let k = MultiKey { hash: 5, check: 6 };
-    let deep = node(1, 8, Pos::new(0, 0), Bound::Lower);
-    let shallow = node(2, 3, Pos::new(1, 1), Bound::Lower);
-    let shallow_exact = node(3, 3, Pos::new(2, 2), Bound::Exact);
+    // Depths in the search's units (quarter plies): 8 plies against 3.
+    let deep = node(1, 8 * ONE_PLY, Pos::new(0, 0), Bound::Lower);
+    let shallow = node(2, 3 * ONE_PLY, Pos::new(1, 1), Bound::Lower);
+    let shallow_exact = node(3, 3 * ONE_PLY, Pos::new(2, 2), Bound::Exact);
     let stored = |policy, second: BoardNode, searches: usize| {
         let mut tt = TranspositionTable::with_config(1 << 16, policy, KeyHasher::PassThrough);
         tt.store(k, deep, 0);
@@ -178,13 +180,13 @@ fn full_table_replacement_by_policy_and_age() {
         hash: word(78, 3),
         check: 778,
     };
-    let shallow = node(5, 2, Pos::new(4, 4), Bound::Exact);
+    let shallow = node(5, 2 * ONE_PLY, Pos::new(4, 4), Bound::Exact);
     for policy in Policy::ALL {
         for searches in [0, 1, 2] {
             let mut tt = TranspositionTable::with_config(budget, policy, KeyHasher::PassThrough);
             assert_eq!(tt.capacity(), 14);
             for &k in &deep_keys {
-                tt.store(k, node(0, 10, Pos::new(1, 1), Bound::Exact), 0);
+                tt.store(k, node(0, 10 * ONE_PLY, Pos::new(1, 1), Bound::Exact), 0);
             }
             assert_eq!(tt.len(), 14);
             for _ in 0..searches {
