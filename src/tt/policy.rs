@@ -52,7 +52,9 @@ impl Policy {
             // A slightly shallower result of the current search is still fresher than
             // the stored one; an exact score is always worth keeping.
             Policy::DepthAge => {
-                new.bound == Bound::Exact || new.depth + 2 * ONE_PLY >= old.depth() || old.age(generation) > 0
+                new.bound == Bound::Exact
+                    || new.depth + 2 * ONE_PLY >= old.depth()
+                    || old.age(generation) > 0
             }
         }
     }
