@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 use wuzi::tt::{BoardNode, Bound, KeyHasher, Policy, TranspositionTable, DEFAULT_TAG_BITS};
-use wuzi::types::{Score, INF, WIN};
+use wuzi::types::{Score, INF, ONE_PLY, WIN};
 use wuzi::{Board, Pos, Rule};
 
 const DEPTH: i32 = 7;
@@ -59,7 +59,9 @@ impl Search<'_> {
         let key = board.key();
         // Scores here are never mate distances, so they are stored as seen (ply 0).
         let hit = self.tt.probe(key, 0);
-        if let Some(score) = hit.and_then(|n| n.cutoff(depth, alpha, beta)) {
+        // Depths go to the table in the engine's units (`ONE_PLY` a ply), which the
+        // replacement policy's weights are set in.
+        if let Some(score) = hit.and_then(|n| n.cutoff(depth * ONE_PLY, alpha, beta)) {
             self.tt.count_cutoff();
             return score;
         }
@@ -91,7 +93,7 @@ impl Search<'_> {
             key,
             BoardNode {
                 score: best,
-                depth,
+                depth: depth * ONE_PLY,
                 best_move,
                 bound,
             },
