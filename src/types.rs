@@ -246,8 +246,8 @@ pub const INF: Score = 32_000;
 pub type Depth = i32;
 
 /// `Depth` units of one alpha-beta ply: quarter plies, so an extension or a reduction can
-/// be a fraction of a ply. The table keeps depths in a byte, so 31 plies are the most it
-/// stores (deeper results are kept as that deep, which only makes them less usable).
+/// be a fraction of a ply. The table stores the threat searches' depths (fours, attacker
+/// moves) in the same units, so its replacement policy weighs both kinds of entry alike.
 pub const ONE_PLY: Depth = 4;
 
 #[cfg(test)]

@@ -26,8 +26,8 @@
 //!
 //! An entry (`Slot`) is 24 bytes: both key words (needed in full, since entries move
 //! along hashbrown's probe sequence and equality compares both words) plus the node
-//! packed into 8 bytes (i16 score, i8 depth, u16 move, bound and 6-bit generation in one
-//! byte). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
+//! packed into 8 bytes (i16 score, i16 depth, u16 move, bound and 6-bit generation in one
+//! byte, one byte spare). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
 //! most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6 bytes. hashbrown's
 //! power-of-two bucket counts would leave up to half a budget unused, so the budget is
 //! split into up to three shards (see `shards`), which use more than 7/8 of any budget
@@ -46,7 +46,7 @@ pub use policy::Policy;
 pub use stats::TtStats;
 
 use crate::board::MultiKey;
-use crate::types::{Depth, Pos, Score, WIN, WIN_BOUND};
+use crate::types::{Depth, Pos, Score, ONE_PLY, WIN, WIN_BOUND};
 use hasher::Mixer;
 use policy::WAYS;
 use shards::Shards;
@@ -67,8 +67,8 @@ pub struct TranspositionTable {
 }
 
 /// Depth at which threat proofs are stored: deeper than any search asks for, so a proof
-/// is never searched again.
-const PROVEN: Depth = 120;
+/// is never searched again (in the table's units, see `recall_proof`).
+const PROVEN: Depth = 120 * ONE_PLY;
 
 /// Store a root-relative score as node-relative (mate distances from the node).
 #[inline]
@@ -241,10 +241,13 @@ impl TranspositionTable {
     /// What the threat memo knows of `key` for a threat search `depth` deep: `None` if
     /// nothing usable, `Some(Some((move, plies)))` for a proven win `plies` to the five,
     /// `Some(None)` for a failure at least that deep.
+    ///
+    /// A threat search's depth (fours or attacker moves) is kept in `ONE_PLY` units, as the
+    /// alpha-beta's plies are, so the replacement policy's slack and age weigh both alike.
     pub fn recall_proof(&mut self, key: MultiKey, depth: Depth) -> Option<Proof> {
         let node = self.find(key)?;
         // A proof (exact, at PROVEN) or a failure (upper bound 0) as deep as asked.
-        let score = node.cutoff(depth, 0, 1)?;
+        let score = node.cutoff(depth * ONE_PLY, 0, 1)?;
         self.count_cutoff();
         Some((score >= WIN_BOUND).then(|| (node.best_move, WIN - score)))
     }
@@ -261,7 +264,7 @@ impl TranspositionTable {
             },
             None => BoardNode {
                 score: 0,
-                depth,
+                depth: depth * ONE_PLY,
                 best_move: Pos::NONE,
                 bound: Bound::Upper,
             },

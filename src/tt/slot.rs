@@ -3,7 +3,7 @@
 //! Both words are kept in full because `MultiKey`'s equality compares both: the table
 //! cannot rebuild any part of them from where an entry sits, since hashbrown moves
 //! entries along its probe sequence. The node fields fit the search's ranges (scores stay
-//! within ±`INF` = 32 000, depths within ±127 `Depth` units), so the whole entry is 24 bytes.
+//! within ±`INF` = 32 000, depths within an i16), so the whole entry is 24 bytes.
 
 use super::node::{BoardNode, Bound};
 use crate::board::MultiKey;
@@ -21,7 +21,7 @@ pub(crate) struct Slot {
     pub check: u64,
     score: i16,
     best_move: u16,
-    depth: i8,
+    depth: i16,
     /// Bound in bits 0..2, generation in bits 2..8.
     meta: u8,
 }
@@ -37,7 +37,7 @@ impl Slot {
             check: key.check,
             score: node.score.clamp(i16::MIN as Score, i16::MAX as Score) as i16,
             best_move: node.best_move.0,
-            depth: node.depth.clamp(i8::MIN as i32, i8::MAX as i32) as i8,
+            depth: node.depth.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
             meta: node.bound.code() | (generation % GENERATIONS) << 2,
         }
     }
@@ -120,12 +120,12 @@ mod tests {
     fn clamps_out_of_range_fields() {
         let node = BoardNode {
             score: 99_999,
-            depth: 500,
+            depth: 99_999,
             best_move: Pos::NONE,
             bound: Bound::Lower,
         };
         let s = Slot::new(MultiKey::default(), &node, 0);
         assert_eq!(s.node().score, i16::MAX as i32);
-        assert_eq!(s.depth(), 127);
+        assert_eq!(s.depth(), i16::MAX as i32);
     }
 }
