@@ -27,11 +27,11 @@
 //! An entry (`Slot`) is 24 bytes: both key words (needed in full, since entries move
 //! along hashbrown's probe sequence and equality compares both words) plus the node
 //! packed into 8 bytes (i16 score, i16 depth, u16 move, bound and 6-bit generation in one
-//! byte, one byte spare). hashbrown adds one control byte per bucket (and 16 trailing ones) and fills at
-//! most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6 bytes. hashbrown's
-//! power-of-two bucket counts would leave up to half a budget unused, so the budget is
-//! split into up to three shards (see `shards`), which use more than 7/8 of any budget
-//! of a MiB or more ([`TranspositionTable::allocated_bytes`] says how much).
+//! byte, one byte spare). hashbrown adds one control byte per bucket (and 16 trailing
+//! ones) and fills at most 7/8 of its buckets, so a usable entry costs 25 × 8/7 ≈ 28.6
+//! bytes. hashbrown's power-of-two bucket counts would leave up to half a budget unused,
+//! so the budget is split into up to three shards (see `shards`), which use more than 7/8
+//! of any budget of a MiB or more ([`TranspositionTable::allocated_bytes`] says how much).
 
 mod hasher;
 mod node;
