@@ -1,0 +1,135 @@
+//! How many nodes the VCT needs: to prove the VCT puzzles, to prove a long win from a real
+//! game, and to fail where there is no win at all (what the root VCT spends on most moves).
+//!
+//! A plain main (no criterion: the figure to watch is the node count, which is
+//! deterministic; times are printed beside it). Every position gets a fresh table and the
+//! root VCT's depth (12 attacker moves) and node cap (3 M). A cheaper VCT shows as fewer
+//! nodes on the same rows with the same results.
+//!
+//! Run: `cargo bench --bench vct`.
+
+use std::time::Instant;
+use wuzi::budget::Budget;
+use wuzi::threat::ThreatSearch;
+use wuzi::tt::TranspositionTable;
+use wuzi::{Board, Color, Pos, Rule};
+
+/// The root VCT's depth and node cap (`search::think`).
+const DEPTH: i32 = 12;
+const NODES: u64 = 3_000_000;
+/// Balanced openings tried for the "no win" rows.
+const OPENINGS: usize = 8;
+
+/// `x,y` cells separated by spaces (the puzzle file's format).
+fn cells(field: &str) -> Vec<Pos> {
+    field
+        .split_whitespace()
+        .filter_map(|c| {
+            let (x, y) = c.split_once(',')?;
+            Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
+        })
+        .collect()
+}
+
+/// Moves written letter-and-number (`i12`: column i, row 12 from 1), one after another.
+fn pos_moves(text: &str) -> Vec<Pos> {
+    let mut moves = Vec::new();
+    let bytes = text.trim().as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let x = (bytes[i] - b'a') as usize;
+        let mut j = i + 1;
+        while j < bytes.len() && bytes[j].is_ascii_digit() {
+            j += 1;
+        }
+        let y: usize = text.trim()[i + 1..j].parse().expect("a row number");
+        moves.push(Pos::new(x, y - 1));
+        i = j;
+    }
+    moves
+}
+
+/// Moves written as SGF pairs (`il io …`: column then row, from `a`).
+fn sgf_moves(text: &str) -> Vec<Pos> {
+    text.split_whitespace()
+        .map(|m| {
+            let c = m.as_bytes();
+            Pos::new((c[0] - b'a') as usize, (c[1] - b'a') as usize)
+        })
+        .collect()
+}
+
+fn board_from(size: usize, moves: &[Pos]) -> Board {
+    let mut board = Board::new(size, Rule::FREESTYLE).expect("a board");
+    for &m in moves {
+        board.play(m);
+    }
+    board
+}
+
+/// The VCT rows of the puzzle file, side to move set as the file says.
+fn puzzles() -> Vec<(String, Board)> {
+    include_str!("../tests/fixtures/freestyle_tactics.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && l.split(';').nth(4) == Some("VCT"))
+        .map(|l| {
+            let f: Vec<&str> = l.split(';').collect();
+            let me = if f[6] == "black" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            let mut board =
+                Board::new(f[0].parse().expect("a size"), Rule::FREESTYLE).expect("a board");
+            for p in cells(f[1]) {
+                board.play_as(p, me);
+            }
+            for p in cells(f[2]) {
+                board.play_as(p, me.opp());
+            }
+            board.set_side_to_move(me);
+            (f[5].to_string(), board)
+        })
+        .collect()
+}
+
+fn main() {
+    let mut rows: Vec<(String, Board)> = puzzles();
+    // PentaZen's win in game 1 of a test match (README, Other measurements): after Wuzi's
+    // el, white's 21-ply VCT, which PentaZen found in 34 ms.
+    rows.push((
+        "pentazen_game1_after_el".into(),
+        board_from(20, &sgf_moves("il io gl ho em hm fo ik fr fm hn ip el")),
+    ));
+    let openings = include_str!("../tournaments/openings/freestyle20_balanced_40.pos.txt");
+    for (i, line) in openings.lines().take(OPENINGS).enumerate() {
+        rows.push((
+            format!("balanced_opening_{}", i + 1),
+            board_from(20, &pos_moves(line)),
+        ));
+    }
+
+    println!("# VCT to {DEPTH} attacker moves, {NODES} nodes at most, a fresh table each");
+    println!("| position | result | nodes | time |");
+    println!("|---|---|---|---|");
+    let (mut won, mut failed) = (0u64, 0u64);
+    for (id, mut board) in rows {
+        let mut tt = TranspositionTable::with_bytes(64 << 20);
+        let mut budget = Budget::new(NODES, None);
+        let t = Instant::now();
+        let line = ThreatSearch::new(&mut board, &mut tt, &mut budget).vct(DEPTH);
+        let ms = t.elapsed().as_secs_f64() * 1000.0;
+        let result = match &line {
+            Some(l) => format!("win in {} plies", l.len()),
+            None if budget.stopped() => "node cap".to_string(),
+            None => "none".to_string(),
+        };
+        if line.is_some() {
+            won += budget.nodes;
+        } else {
+            failed += budget.nodes;
+        }
+        println!("| {id} | {result} | {} | {ms:.1} ms |", budget.nodes);
+    }
+    println!("# nodes: {won} on the wins found, {failed} on the rest");
+}
