@@ -9,6 +9,7 @@
 //! Run: `cargo bench --bench vct`.
 
 use std::time::Instant;
+use wuzi::bench::parse_moves;
 use wuzi::budget::Budget;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
@@ -29,24 +30,6 @@ fn cells(field: &str) -> Vec<Pos> {
             Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
         })
         .collect()
-}
-
-/// Moves written letter-and-number (`i12`: column i, row 12 from 1), one after another.
-fn pos_moves(text: &str) -> Vec<Pos> {
-    let mut moves = Vec::new();
-    let bytes = text.trim().as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let x = (bytes[i] - b'a') as usize;
-        let mut j = i + 1;
-        while j < bytes.len() && bytes[j].is_ascii_digit() {
-            j += 1;
-        }
-        let y: usize = text.trim()[i + 1..j].parse().expect("a row number");
-        moves.push(Pos::new(x, y - 1));
-        i = j;
-    }
-    moves
 }
 
 /// Moves written as SGF pairs (`il io …`: column then row, from `a`).
@@ -105,7 +88,7 @@ fn main() {
     for (i, line) in openings.lines().take(OPENINGS).enumerate() {
         rows.push((
             format!("balanced_opening_{}", i + 1),
-            board_from(20, &pos_moves(line)),
+            board_from(20, &parse_moves(line).expect("an opening in pos notation")),
         ));
     }
 
