@@ -6,6 +6,7 @@
 mod common;
 
 use common::*;
+use wuzi_tournament::runner::Finished;
 use wuzi_tournament::sprt::Decision;
 
 /// `first` plays along the top row and wins in 9 stones unless it is blocked; `random`
@@ -101,6 +102,23 @@ fn a_weaker_engine_is_rejected() {
     assert!((t.llr() + 2.9742).abs() < 1e-3, "{}", t.llr());
 }
 
+/// The run stopped at its `max_games` cap of `games`, every game in the journal and in
+/// pairs.
+fn assert_stopped_at_cap(done: &Finished, games: usize) {
+    let t = done
+        .sprt
+        .as_ref()
+        .unwrap_or_else(|| panic!("no SPRT state"));
+    assert_eq!(
+        t.decision.map(|d| d.0),
+        Some(Decision::MaxGames),
+        "{}",
+        t.line()
+    );
+    assert_eq!(done.records.len(), games);
+    assert_eq!(t.penta.iter().sum::<u32>() as usize, games / 2);
+}
+
 #[test]
 fn an_even_match_stops_at_max_games() {
     let dir = scratch("sprt-max");
@@ -108,16 +126,7 @@ fn an_even_match_stops_at_max_games() {
     // moves), so the ratio stays between the bounds.
     let section = "[sprt]\nelo0 = -100\nelo1 = 100\nmax_games = 6\nmodel = \"logistic\"\n";
     let cfg = load(&sprt_config(&dir, "r1", "r2", section));
-    let done = run(&cfg, &dir, false);
-    let t = done.sprt.unwrap_or_else(|| panic!("no SPRT state"));
-    assert_eq!(
-        t.decision.map(|d| d.0),
-        Some(Decision::MaxGames),
-        "{}",
-        t.line()
-    );
-    assert_eq!(done.records.len(), 6);
-    assert_eq!(t.penta.iter().sum::<u32>(), 3);
+    assert_stopped_at_cap(&run(&cfg, &dir, false), 6);
 
     // The cap is not part of the test: resumed with a larger one, the run keeps its six
     // games and plays on to the new cap.
@@ -125,16 +134,7 @@ fn an_even_match_stops_at_max_games() {
     let before = std::fs::read_to_string(&journal).unwrap_or_else(|e| panic!("{e}"));
     let longer = section.replace("max_games = 6", "max_games = 10");
     let cfg = load(&sprt_config(&dir, "r1", "r2", &longer));
-    let more = run(&cfg, &dir, true);
-    let t = more.sprt.unwrap_or_else(|| panic!("no SPRT state"));
-    assert_eq!(
-        t.decision.map(|d| d.0),
-        Some(Decision::MaxGames),
-        "{}",
-        t.line()
-    );
-    assert_eq!(more.records.len(), 10);
-    assert_eq!(t.penta.iter().sum::<u32>(), 5);
+    assert_stopped_at_cap(&run(&cfg, &dir, true), 10);
     let after = std::fs::read_to_string(&journal).unwrap_or_else(|e| panic!("{e}"));
     assert!(
         after.starts_with(&before),
