@@ -35,6 +35,7 @@
 
 mod hasher;
 mod node;
+mod pages;
 mod policy;
 mod shards;
 mod slot;
