@@ -35,7 +35,6 @@
 
 mod hasher;
 mod node;
-mod pages;
 mod policy;
 mod shards;
 mod slot;

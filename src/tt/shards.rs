@@ -8,12 +8,8 @@
 //! buckets), so every shard fills at the same rate.
 
 use super::hasher::Mixer;
-use super::pages::PageAlloc;
 use super::slot::Slot;
 use hashbrown::HashTable;
-
-/// One shard: a hashbrown table in huge-page-friendly memory.
-type Table = HashTable<Slot, PageAlloc>;
 
 /// Most shards: 1 + 1/2 + 1/4 of a budget's top power of two.
 const MAX_SHARDS: usize = 3;
@@ -51,7 +47,7 @@ pub(crate) fn buckets_for(bytes: usize) -> usize {
 /// The shards and where each one's share of the 32-bit selector range ends.
 #[derive(Default)]
 pub(crate) struct Shards {
-    tables: Vec<Table>,
+    tables: Vec<HashTable<Slot>>,
     /// Cumulative bucket counts: shard `i` takes selectors below `ends[i]`.
     ends: [u64; MAX_SHARDS],
     /// Total buckets.
@@ -89,7 +85,7 @@ impl Shards {
             if buckets < MIN_BUCKETS || buckets * 8 < first {
                 break;
             }
-            let mut table = Table::new_in(PageAlloc);
+            let mut table = HashTable::new();
             while buckets >= MIN_BUCKETS
                 && table
                     .try_reserve(buckets / 8 * 7, |s: &Slot| mixer.hash(s.hash))
@@ -111,7 +107,7 @@ impl Shards {
 
     /// The shard that holds keys of hashbrown hash `h`.
     #[inline]
-    pub fn pick(&mut self, h: u64) -> &mut Table {
+    pub fn pick(&mut self, h: u64) -> &mut HashTable<Slot> {
         let mut i = 0;
         if self.tables.len() > 1 {
             let x = (((h >> 24) & 0xFFFF_FFFF) * self.total) >> 32;
@@ -124,17 +120,17 @@ impl Shards {
 
     /// Entries stored.
     pub fn len(&self) -> usize {
-        self.tables.iter().map(Table::len).sum()
+        self.tables.iter().map(HashTable::len).sum()
     }
 
     /// Entries the shards hold without reserving (hashbrown's own count).
     pub fn capacity(&self) -> usize {
-        self.tables.iter().map(Table::capacity).sum()
+        self.tables.iter().map(HashTable::capacity).sum()
     }
 
     /// Bytes of all allocations.
     pub fn allocation_size(&self) -> usize {
-        self.tables.iter().map(Table::allocation_size).sum()
+        self.tables.iter().map(HashTable::allocation_size).sum()
     }
 
     /// Number of shards.
@@ -144,7 +140,7 @@ impl Shards {
 
     /// Forget every entry, keeping the allocations.
     pub fn clear(&mut self) {
-        self.tables.iter_mut().for_each(Table::clear);
+        self.tables.iter_mut().for_each(HashTable::clear);
     }
 }
 
@@ -192,7 +188,7 @@ mod tests {
         for _ in 0..100_000 {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             let h = mixer.hash(x);
-            let t: *const Table = s.pick(h);
+            let t: *const HashTable<Slot> = s.pick(h);
             hits[usize::from(!std::ptr::eq(t, &s.tables[0]))] += 1;
         }
         // Expected 80 % / 20 %.
