@@ -158,3 +158,50 @@ fn vct_puzzles_are_solved_where_the_search_finds_them() {
     assert_eq!(total, 8);
     assert!(solved >= 7, "only {solved} of {total} VCT puzzles solved");
 }
+
+/// A VCF puzzle with the move handed to the defender: the attacker's VCF is now a threat
+/// ("pass, then VCF"). Every reply outside `ThreatSearch::pass_threat_defences` must leave
+/// the attacker a VCF: the exactness the VCT counts on when it answers a quiet threat only
+/// with those replies (README, Search, step 2).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
+fn replies_outside_the_threat_defences_lose_to_a_vcf() {
+    let mut threatened = 0;
+    for p in puzzles().into_iter().filter(|p| p.kind == "VCF") {
+        let mut board = p.board.clone();
+        let defender = board.side_to_move().opp();
+        board.set_side_to_move(defender);
+        if wuzi::threat::node_kind(&board) != wuzi::threat::NodeKind::Quiet {
+            continue;
+        }
+        let mut tt = TranspositionTable::with_bytes(16 << 20);
+        let mut budget = Budget::new(5_000_000, None);
+        let replies = ThreatSearch::new(&mut board, &mut tt, &mut budget)
+            .pass_threat_defences(60)
+            .unwrap_or_else(|| panic!("{}: the attacker's VCF is not seen after a pass", p.id));
+        threatened += 1;
+        for m in board.candidates() {
+            if replies.contains(&m) || board.is_forbidden_for(m, defender) {
+                continue;
+            }
+            board.play(m);
+            let mut budget = Budget::new(5_000_000, None);
+            let vcf = ThreatSearch::new(&mut board, &mut tt, &mut budget).vcf(60);
+            board.undo().expect("undo");
+            assert!(
+                vcf.is_some(),
+                "{}: {m:?} is not in the threat's replies {replies:?}, yet stops every VCF",
+                p.id
+            );
+        }
+    }
+    // In the other three the defender's node is not quiet (a five to make or to block, or
+    // an open three to answer): not a "pass, then VCF" threat.
+    assert_eq!(
+        threatened, 9,
+        "puzzles that are quiet threats for the defender"
+    );
+}

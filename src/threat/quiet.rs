@@ -50,6 +50,13 @@ impl ThreatSearch<'_> {
         }
     }
 
+    /// Every reply that might stop the VCF of at most `max_fours` fours the opponent would
+    /// have were the side to move to pass (see `threat_defences`); `None` if there is none.
+    pub fn pass_threat_defences(&mut self, max_fours: i32) -> Option<SmallVec<[Pos; 32]>> {
+        let threat = self.pass_vcf(max_fours)?;
+        Some(self.threat_defences(&threat))
+    }
+
     /// The VCF the side that just moved would have if the side to move passed.
     pub(super) fn pass_vcf(&mut self, max_fours: i32) -> Option<ProofLine> {
         let me = self.board.side_to_move();
