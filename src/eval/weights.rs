@@ -15,8 +15,10 @@ pub(crate) const BLOCK: [i32; Pattern4::COUNT] =
 /// `evaluate`: static scores stay within ±this, far from proven wins.
 pub(crate) const EVAL_LIMIT: Score = 10_000;
 
-/// Reverse futility: a quiet node at depth `d` this far above beta (per ply) stands pat.
-pub(crate) const FUTILITY_PER_PLY: Score = 120;
+/// Reverse futility: a quiet node at depth `d` (at most `FUTILITY_DEPTH`, in quarter
+/// plies) this far above beta (per ply) stands pat.
+pub(crate) const FUTILITY_PER_PLY: Score = 80;
+pub(crate) const FUTILITY_DEPTH: i32 = 6 * crate::types::ONE_PLY;
 /// Aspiration window half-width of the first try at each iteration (tripled on a fail).
 pub(crate) const ASPIRATION: Score = 60;
 /// Late-move reductions: `ln(depth) · ln(move number) / LMR_DIVISOR`, rounded.

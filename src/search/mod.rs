@@ -1,7 +1,7 @@
 //! One move's thinking, and the result it hands back.
 //!
-//! - `mod.rs` (this file): the per-move driver: the forced answers, then our VCF, our VCT,
-//!   and iterative deepening, and [`SearchResult`];
+//! - `mod.rs` (this file): the per-move driver: the forced answers, then our VCF and
+//!   iterative deepening, and [`SearchResult`];
 //! - `iterate`: iterative deepening with aspiration windows, and the safety net that
 //!   re-checks the chosen move against an opponent VCT;
 //! - `pvs`: the principal-variation search in stages;
@@ -10,7 +10,7 @@
 //!   turned into the shared node-and-clock [`Budget`](crate::budget::Budget).
 //!
 //! The order matters for strength and safety: a five is played and a five threat blocked
-//! without searching; a proven VCF or VCT is played at once; otherwise the alpha-beta runs
+//! without searching; a proven VCF is played at once; otherwise the alpha-beta runs
 //! until the soft time target, and the last completed iteration's move is played.
 
 mod iterate;
@@ -68,7 +68,9 @@ impl SearchResult {
 pub(super) const MAX_DEPTH: i32 = 64;
 /// Fours the root VCF may chain.
 const ROOT_VCF_FOURS: i32 = 40;
-/// Attacker moves the root VCT may chain.
+/// Nodes the root VCF may spend (a quarter of a node cap, when there is one).
+const ROOT_VCF_NODES: u64 = 2_000_000;
+/// Attacker moves of the opponent's VCT the safety net looks for.
 pub(super) const ROOT_VCT_DEPTH: i32 = 12;
 
 pub(super) fn deadline(start: Instant, d: Duration) -> Option<Instant> {
@@ -162,7 +164,7 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
         _ => {}
     }
 
-    // Our own threat wins first: cheap to try, decisive when found.
+    // Our own VCF first: cheap to try, decisive when found.
     let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
     let mut search_end = deadline(start, part(limits.hard, 4, 5));
@@ -177,36 +179,27 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
     }
     let mut budget = Budget::new(node_limit, search_end).with_stop(limits.stop.clone());
     if matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
-        let vct_end = deadline(start, limits.soft / 6).min(hard).or(hard);
-        // Under a node cap the tries get the same shares of it as of the clock, so the
-        // alpha-beta is never starved into its depth-0 fallback.
-        let share = |nodes: u64, den: u64| match limits.max_nodes {
-            Some(cap) => nodes.min(cap / den),
-            None => nodes,
+        // Under a node cap the try gets the same share of it as of the clock, so the
+        // alpha-beta is never starved into its depth-0 fallback. (A root VCT went before
+        // the alpha-beta until an SPRT gave its time to the alpha-beta; the safety net
+        // still searches the opponent's VCT after the chosen move.)
+        let nodes = match limits.max_nodes {
+            Some(cap) => ROOT_VCF_NODES.min(cap / 4),
+            None => ROOT_VCF_NODES,
         };
-        let tries = [
-            (Threat::Vcf, share(2_000_000, 4), threat_end),
-            (Threat::Vct, share(3_000_000, 6), vct_end),
-        ];
-        for (threat, nodes, end) in tries {
-            let mut sub = budget.child(nodes, end);
-            let mut ts = ThreatSearch::new(board, tt, &mut sub);
-            let line = match threat {
-                Threat::Vcf => ts.vcf(ROOT_VCF_FOURS),
-                Threat::Vct => ts.vct(ROOT_VCT_DEPTH),
-            };
-            budget.nodes += sub.nodes;
-            if let Some(line) = line {
-                result.best = line[0];
-                result.score = WIN - line.len() as i32;
-                // The proof's length in plies is the depth this result is good for (the
-                // `MESSAGE depth …` line would otherwise say 0).
-                result.depth = line.len() as i32;
-                result.seldepth = result.depth;
-                result.pv = line;
-                result.nodes = budget.nodes;
-                return finish(result);
-            }
+        let mut sub = budget.child(nodes, threat_end);
+        let line = ThreatSearch::new(board, tt, &mut sub).vcf(ROOT_VCF_FOURS);
+        budget.nodes += sub.nodes;
+        if let Some(line) = line {
+            result.best = line[0];
+            result.score = WIN - line.len() as i32;
+            // The proof's length in plies is the depth this result is good for (the
+            // `MESSAGE depth …` line would otherwise say 0).
+            result.depth = line.len() as i32;
+            result.seldepth = result.depth;
+            result.pv = line;
+            result.nodes = budget.nodes;
+            return finish(result);
         }
     }
 
@@ -223,13 +216,6 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
         safety_net(&mut search, limits, max_depth, &mut result);
     }
     finish(result)
-}
-
-/// The root's own threat searches, cheapest first.
-#[derive(Clone, Copy)]
-enum Threat {
-    Vcf,
-    Vct,
 }
 
 /// Fixed-depth alpha-beta only (no root threat search): what `bench` measures.

@@ -9,7 +9,7 @@ use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
-use crate::eval::weights::{FUTILITY_PER_PLY, LMR_DIVISOR};
+use crate::eval::weights::{FUTILITY_DEPTH, FUTILITY_PER_PLY, LMR_DIVISOR};
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, ONE_PLY, WIN, WIN_BOUND};
@@ -175,7 +175,7 @@ impl<'a> Search<'a> {
         // Reverse futility: far above beta in a quiet node at low depth.
         if !is_pv
             && kind == NodeKind::Quiet
-            && depth <= 3 * PLY
+            && depth <= FUTILITY_DEPTH
             && beta.abs() < WIN_BOUND
             && static_eval - FUTILITY_PER_PLY * depth / PLY >= beta
         {
