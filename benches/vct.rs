@@ -1,36 +1,27 @@
 //! How many nodes the VCT needs: to prove the VCT puzzles, to prove a long win from a real
-//! game, and to fail where there is no win at all (what the root VCT spends on most moves).
+//! game, and to fail where there is no win at all (what the safety net's check of the
+//! chosen move spends on most moves).
 //!
 //! A plain main (no criterion: the figure to watch is the node count, which is
-//! deterministic; times are printed beside it). Every position gets a fresh table and the
-//! root VCT's depth (12 attacker moves) and node cap (3 M). A cheaper VCT shows as fewer
-//! nodes on the same rows with the same results.
+//! deterministic; times are printed beside it). Every position gets a fresh table, the
+//! safety net's depth (12 attacker moves) and a 3 M node cap (the root VCT's, which the
+//! README's figures were taken at; the root VCT itself was dropped in 3ad5d8c). A cheaper
+//! VCT shows as fewer nodes on the same rows with the same results.
 //!
 //! Run: `cargo bench --bench vct`.
 
 use std::time::Instant;
-use wuzi::bench::parse_moves;
+use wuzi::bench::{parse_moves, parse_tactics};
 use wuzi::budget::Budget;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
-use wuzi::{Board, Color, Pos, Rule};
+use wuzi::{Board, Pos, Rule};
 
-/// The root VCT's depth and node cap (`search::think`).
+/// The safety net's VCT depth (`SAFETY_VCT_DEPTH` in `src/search/iterate.rs`) and the node cap.
 const DEPTH: i32 = 12;
 const NODES: u64 = 3_000_000;
 /// Balanced openings tried for the "no win" rows.
 const OPENINGS: usize = 8;
-
-/// `x,y` cells separated by spaces (the puzzle file's format).
-fn cells(field: &str) -> Vec<Pos> {
-    field
-        .split_whitespace()
-        .filter_map(|c| {
-            let (x, y) = c.split_once(',')?;
-            Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
-        })
-        .collect()
-}
 
 /// Moves written as SGF pairs (`il io …`: column then row, from `a`).
 fn sgf_moves(text: &str) -> Vec<Pos> {
@@ -50,29 +41,13 @@ fn board_from(size: usize, moves: &[Pos]) -> Board {
     board
 }
 
-/// The VCT rows of the puzzle file, side to move set as the file says.
+/// The VCT rows of the puzzle file.
 fn puzzles() -> Vec<(String, Board)> {
-    include_str!("../tests/fixtures/freestyle_tactics.txt")
-        .lines()
-        .filter(|l| !l.starts_with('#') && l.split(';').nth(4) == Some("VCT"))
-        .map(|l| {
-            let f: Vec<&str> = l.split(';').collect();
-            let me = if f[6] == "black" {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let mut board =
-                Board::new(f[0].parse().expect("a size"), Rule::FREESTYLE).expect("a board");
-            for p in cells(f[1]) {
-                board.play_as(p, me);
-            }
-            for p in cells(f[2]) {
-                board.play_as(p, me.opp());
-            }
-            board.set_side_to_move(me);
-            (f[5].to_string(), board)
-        })
+    parse_tactics(include_str!("../tests/fixtures/freestyle_tactics.txt"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .into_iter()
+        .filter(|p| p.kind == "VCT")
+        .map(|p| (p.id, p.board))
         .collect()
 }
 

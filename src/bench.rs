@@ -8,7 +8,7 @@ use crate::board::Board;
 use crate::engine::EngineConfig;
 use crate::search::search_fixed;
 use crate::tt::{TranspositionTable, TtStats};
-use crate::types::{Pos, Rule};
+use crate::types::{Color, Pos, Rule};
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -86,6 +86,61 @@ pub fn parse_moves(moves: &str) -> Option<Vec<Pos>> {
         out.push(Pos::new(col - 1, row - 1));
     }
     Some(out)
+}
+
+/// One row of a tactics file (`tests/fixtures/freestyle_tactics.txt`): the position with
+/// its side to move, the kind of win (`VCF`, `VCT`), its id and its listed answers.
+pub struct TacticsPuzzle {
+    /// The row's id (its sixth field).
+    pub id: String,
+    /// `VCF` or `VCT`.
+    pub kind: String,
+    /// The position, the puzzle's side to move.
+    pub board: Board,
+    /// The winning first moves the row lists.
+    pub answers: Vec<Pos>,
+}
+
+/// The rows of a tactics file, freestyle: `size;own stones;opponent stones;answers;kind;
+/// id;own colour;…`, cells as `x,y` separated by spaces, `#` lines and blank lines skipped.
+/// `Err` names the first row that does not parse.
+pub fn parse_tactics(text: &str) -> Result<Vec<TacticsPuzzle>, String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| parse_tactics_row(l).ok_or_else(|| format!("bad tactics row: {l}")))
+        .collect()
+}
+
+fn parse_tactics_row(line: &str) -> Option<TacticsPuzzle> {
+    let f: Vec<&str> = line.split(';').collect();
+    let cells = |field: &str| -> Option<Vec<Pos>> {
+        field
+            .split_whitespace()
+            .map(|c| {
+                let (x, y) = c.split_once(',')?;
+                Some(Pos::new(x.parse().ok()?, y.parse().ok()?))
+            })
+            .collect()
+    };
+    let me = if *f.get(6)? == "black" {
+        Color::Black
+    } else {
+        Color::White
+    };
+    let mut board = Board::new(f[0].parse().ok()?, Rule::FREESTYLE).ok()?;
+    for p in cells(f[1])? {
+        board.play_as(p, me);
+    }
+    for p in cells(f[2])? {
+        board.play_as(p, me.opp());
+    }
+    board.set_side_to_move(me);
+    Some(TacticsPuzzle {
+        id: f[5].to_string(),
+        kind: f[4].to_string(),
+        board,
+        answers: cells(f[3])?,
+    })
 }
 
 /// One position's figures.

@@ -6,53 +6,13 @@ use std::time::Instant;
 use wuzi::budget::Budget;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
-use wuzi::{Board, Color, Pos, Rule};
+use wuzi::{Board, Pos};
 
-struct Puzzle {
-    id: String,
-    kind: String,
-    board: Board,
-    answers: Vec<Pos>,
-}
-
-fn parse_cells(field: &str) -> Vec<Pos> {
-    field
-        .split_whitespace()
-        .map(|c| {
-            let (x, y) = c.split_once(',').expect("x,y");
-            Pos::new(x.parse().expect("x"), y.parse().expect("y"))
-        })
-        .collect()
-}
+use wuzi::bench::TacticsPuzzle as Puzzle;
 
 fn puzzles() -> Vec<Puzzle> {
-    let text = include_str!("fixtures/freestyle_tactics.txt");
-    text.lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<&str> = l.split(';').collect();
-            let size: usize = f[0].parse().expect("size");
-            let me = if f[6] == "black" {
-                Color::Black
-            } else {
-                Color::White
-            };
-            let mut board = Board::new(size, Rule::FREESTYLE).expect("board");
-            for p in parse_cells(f[1]) {
-                board.play_as(p, me);
-            }
-            for p in parse_cells(f[2]) {
-                board.play_as(p, me.opp());
-            }
-            board.set_side_to_move(me);
-            Puzzle {
-                id: f[5].to_string(),
-                kind: f[4].to_string(),
-                board,
-                answers: parse_cells(f[3]),
-            }
-        })
-        .collect()
+    wuzi::bench::parse_tactics(include_str!("fixtures/freestyle_tactics.txt"))
+        .unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Replay `line` from `board`: every move must be legal and the attacker's last move a five.

@@ -3,13 +3,15 @@
 //! if it does.
 
 use super::limits::Limits;
-use super::{deadline, part, Search, SearchResult, ROOT_VCT_DEPTH};
+use super::{deadline, part, Search, SearchResult};
 use crate::eval::weights::ASPIRATION;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
 use std::time::Instant;
 
 /// Root moves re-checked against an opponent VCT at most this many times per move.
 const SAFETY_TRIES: usize = 6;
+/// Attacker moves of the opponent's VCT the safety net looks for.
+const SAFETY_VCT_DEPTH: i32 = 12;
 
 /// The alpha-beta sees a few plies; an opponent's VCT can be much longer. Before playing,
 /// check that the chosen move does not leave the opponent a VCT; if it does, exclude it
@@ -36,7 +38,7 @@ pub(super) fn safety_net(
             return;
         }
         let check_end = Instant::now().checked_add(remaining / 3).min(hard).or(hard);
-        if !search.loses_to_vct(m, ROOT_VCT_DEPTH, 2_000_000, check_end) {
+        if !search.loses_to_vct(m, SAFETY_VCT_DEPTH, 2_000_000, check_end) {
             return;
         }
         search.exclude(m);

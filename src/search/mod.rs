@@ -70,8 +70,6 @@ pub(super) const MAX_DEPTH: i32 = 64;
 const ROOT_VCF_FOURS: i32 = 40;
 /// Nodes the root VCF may spend (a quarter of a node cap, when there is one).
 const ROOT_VCF_NODES: u64 = 2_000_000;
-/// Attacker moves of the opponent's VCT the safety net looks for.
-pub(super) const ROOT_VCT_DEPTH: i32 = 12;
 
 pub(super) fn deadline(start: Instant, d: Duration) -> Option<Instant> {
     start.checked_add(d)
