@@ -22,4 +22,4 @@ pub(crate) const FUTILITY_DEPTH: i32 = 6 * crate::types::ONE_PLY;
 /// Aspiration window half-width of the first try at each iteration (tripled on a fail).
 pub(crate) const ASPIRATION: Score = 60;
 /// Late-move reductions: `ln(depth) · ln(move number) / LMR_DIVISOR`, rounded.
-pub(crate) const LMR_DIVISOR: f64 = 1.6;
+pub(crate) const LMR_DIVISOR: f64 = 1.3;
