@@ -95,9 +95,7 @@ impl ThreatSearch<'_> {
             let mut moves = self.threat_moves(me, root);
             // If the defender could win by fours were it his move, a threat that does not
             // touch that VCF only loses a tempo: he plays it out first.
-            let answers = self
-                .pass_vcf(COUNTER_VCF_FOURS)
-                .map(|threat| self.threat_defences(&threat));
+            let answers = self.pass_threat_defences(COUNTER_VCF_FOURS);
             if let Some(a) = &answers {
                 moves.retain(|m| a.contains(m));
             }
@@ -184,10 +182,7 @@ impl ThreatSearch<'_> {
             // The defender's own VCF comes first: the attacker has no four to interrupt it.
             0 if !no_counter && self.vcf(COUNTER_VCF_FOURS).is_some() => return None,
             0 if open_four_threat(self.board, att) => defences(self.board).into_iter().collect(),
-            0 => match self.pass_vcf(QUIET_THREAT_FOURS) {
-                Some(threat) => self.threat_defences(&threat),
-                None => return None,
-            },
+            0 => self.pass_threat_defences(QUIET_THREAT_FOURS)?,
             1 => SmallVec::from_slice(&[att_fives[0]]),
             _ => {
                 line.push(att_fives[1]);
