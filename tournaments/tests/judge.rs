@@ -165,7 +165,10 @@ fn a_five_needs_no_judge() {
 fn the_command_prints_and_writes_the_figure() {
     let dir = scratch("judge-cli");
     let file = dir.join("positions.txt");
-    std::fs::write(&file, format!("# two\n{BLOCK}\n{WIN}\n")).unwrap_or_else(|e| panic!("{e}"));
+    // BLOCK2 is BLOCK's position reached in another move order.
+    let block2 = "BLOCK2 | gf kk ff ef hf km aa kl at mm if | pp | jf | the same position";
+    std::fs::write(&file, format!("# three\n{BLOCK}\n{WIN}\n{block2}\n"))
+        .unwrap_or_else(|e| panic!("{e}"));
     let engine = format!("{FAKE} script 15,15 10,14");
     let judge = format!("{FAKE} say Speed|1K|Eval|-M3");
     let out = Command::new(RUNNER)
@@ -188,16 +191,23 @@ fn the_command_prints_and_writes_the_figure() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("avoided 2 of 2 (judge score > -300"),
+        stdout.contains("avoided 3 of 3 (judge score > -300")
+            && stdout.contains("distinct positions: avoided 2 of 2"),
         "{stdout}"
     );
     let json: serde_json::Value =
         serde_json::from_str(&read(&dir.join("out/judge.json"))).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(json["totals"]["avoided"], 2);
+    assert_eq!(json["totals"]["avoided"], 3);
+    assert_eq!(json["totals"]["distinct"], 2);
+    assert_eq!(json["positions"][2]["same_as"], "BLOCK");
     assert_eq!(json["positions"][0]["score"], "+M3");
     assert_eq!(json["positions"][1]["score_mate"], 0);
     let csv = read(&dir.join("out/judge.csv"));
-    assert_eq!(csv.lines().count(), 3, "{csv}");
+    assert_eq!(csv.lines().count(), 4, "{csv}");
+    assert!(
+        csv.lines().nth(3).is_some_and(|l| l.ends_with(",BLOCK")),
+        "{csv}"
+    );
     assert!(dir.join("out/summary.md").is_file() && dir.join("out/logs/WIN-engine.log").is_file());
 
     // A judge that never scores: everything is printed, and the exit status says so.

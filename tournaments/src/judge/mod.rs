@@ -80,6 +80,8 @@ impl Fault {
 pub struct Verdict {
     /// The position's id.
     pub id: String,
+    /// The id of an earlier position of the file with the same stones, if any.
+    pub same_as: Option<String>,
     /// The tested engine's colour (the side to move).
     pub side: Side,
     /// The game's (losing) move, SGF letters.
@@ -183,10 +185,14 @@ pub fn run(opts: &Options, positions: &[Position]) -> Result<Vec<Verdict>, Strin
     let slots = slots
         .into_inner()
         .map_err(|_| "a worker panicked".to_string())?;
-    slots
+    let mut verdicts = slots
         .into_iter()
         .collect::<Option<Vec<Verdict>>>()
-        .ok_or_else(|| "a worker panicked".to_string())
+        .ok_or_else(|| "a worker panicked".to_string())?;
+    for (v, same) in verdicts.iter_mut().zip(positions::same_as(positions)) {
+        v.same_as = same;
+    }
+    Ok(verdicts)
 }
 
 /// The whole procedure for one position.
@@ -200,6 +206,7 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
     let side = board.to_move();
     let mut v = Verdict {
         id: p.id.clone(),
+        same_as: None,
         side,
         game_move: p.game_move.map(sgf),
         better_move: p.better.map(sgf),

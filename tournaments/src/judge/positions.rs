@@ -76,6 +76,29 @@ pub fn parse(text: &str, size: usize, rule: Rule) -> Result<Vec<Position>, Strin
     Ok(out)
 }
 
+/// For each position, the id of the first earlier one that holds the same stones (the same
+/// cells for each colour, in whatever order they were played), if any: a file built from
+/// several games can list one position more than once, and a count of the positions
+/// avoided should say how many distinct ones there were.
+pub fn same_as(positions: &[Position]) -> Vec<Option<String>> {
+    let stones = |p: &Position| {
+        let mut black: Vec<(usize, usize)> = p.moves.iter().step_by(2).copied().collect();
+        let mut white: Vec<(usize, usize)> = p.moves.iter().skip(1).step_by(2).copied().collect();
+        black.sort_unstable();
+        white.sort_unstable();
+        (black, white)
+    };
+    let keys: Vec<_> = positions.iter().map(stones).collect();
+    (0..positions.len())
+        .map(|i| {
+            keys[..i]
+                .iter()
+                .position(|k| *k == keys[i])
+                .map(|j| positions[j].id.clone())
+        })
+        .collect()
+}
+
 /// Reads and parses a positions file.
 pub fn load(path: &Path, size: usize, rule: Rule) -> Result<Vec<Position>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -145,6 +168,28 @@ mod tests {
         assert_eq!(p[0].note, "PZ 1 | a");
         assert_eq!(sgf((7, 13)), "hn");
         assert!(p[1].moves.is_empty() && p[1].game_move.is_none() && p[1].better.is_none());
+    }
+
+    #[test]
+    fn the_same_stones_in_another_order_are_the_same_position() {
+        let text = "A | aa bb cc dd | - | -\n\
+                    B | cc bb aa dd | - | -\n\
+                    C | bb aa dd cc | - | -\n\
+                    D | aa bb cc | - | -\n\
+                    E | aa dd cc bb | - | -\n";
+        let p = parse(text, 20, free()).unwrap_or_else(|e| panic!("{e}"));
+        let same = same_as(&p);
+        // C swaps the colours of A's stones; D has a stone fewer.
+        assert_eq!(
+            same,
+            vec![
+                None,
+                Some("A".to_string()),
+                None,
+                None,
+                Some("A".to_string())
+            ]
+        );
     }
 
     #[test]

@@ -21,6 +21,10 @@ pub struct Totals {
     pub engine_faults: usize,
     /// Positions the judge gave no score for; counted as not avoided.
     pub judge_faults: usize,
+    /// Distinct positions (rows with the same stones as an earlier row count once).
+    pub distinct: usize,
+    /// Distinct positions avoided in every row that holds them.
+    pub distinct_avoided: usize,
 }
 
 impl Totals {
@@ -34,6 +38,14 @@ impl Totals {
             better_move: count(&|v| v.engine_fault.is_none() && same(v, &v.better_move)),
             engine_faults: count(&|v| v.engine_fault.is_some()),
             judge_faults: count(&|v| v.judge_fault.is_some()),
+            distinct: count(&|v| v.same_as.is_none()),
+            distinct_avoided: count(&|v| {
+                v.same_as.is_none()
+                    && verdicts
+                        .iter()
+                        .filter(|w| w.id == v.id || w.same_as.as_ref() == Some(&v.id))
+                        .all(|w| w.avoided)
+            }),
         }
     }
 
@@ -44,6 +56,12 @@ impl Totals {
              repeated {}, better move played {}",
             self.avoided, self.positions, self.game_move, self.better_move
         );
+        if self.distinct < self.positions {
+            text.push_str(&format!(
+                "; distinct positions: avoided {} of {} (in every row that holds them)",
+                self.distinct_avoided, self.distinct
+            ));
+        }
         if self.engine_faults > 0 {
             text.push_str(&format!("; engine failed {}", self.engine_faults));
         }
@@ -65,13 +83,18 @@ fn or_dash(text: &Option<String>) -> &str {
     text.as_deref().unwrap_or("-")
 }
 
-/// What went wrong, for the table's last column.
+/// What went wrong, for the table's last column, and the row the position repeats.
 fn trouble(v: &Verdict) -> String {
-    match (&v.engine_fault, &v.judge_fault) {
+    let what = match (&v.engine_fault, &v.judge_fault) {
         (Some(f), _) => format!("engine {}: {}", f.kind, f.detail),
         (None, Some(f)) => format!("judge {}: {}", f.kind, f.detail),
         (None, None) if v.score_mate == Some(0) => "the engine made five".to_string(),
         (None, None) => String::new(),
+    };
+    match &v.same_as {
+        Some(id) if what.is_empty() => format!("same position as {id}"),
+        Some(id) => format!("{what}; same position as {id}"),
+        None => what,
     }
 }
 
@@ -238,7 +261,7 @@ fn csv_field(text: &str) -> String {
 pub fn csv(verdicts: &[Verdict]) -> String {
     let mut out = String::from(
         "id,side,engine_move,engine_ms,engine_eval,game_move,better_move,judge_raw,score,\
-         score_cp,score_mate,judge_ms,avoided,engine_fault,judge_fault\n",
+         score_cp,score_mate,judge_ms,avoided,engine_fault,judge_fault,same_as\n",
     );
     let num = |n: Option<i64>| n.map_or(String::new(), |n| n.to_string());
     let fault = |f: &Option<super::Fault>| {
@@ -262,6 +285,7 @@ pub fn csv(verdicts: &[Verdict]) -> String {
             v.avoided.to_string(),
             fault(&v.engine_fault),
             fault(&v.judge_fault),
+            v.same_as.clone().unwrap_or_default(),
         ];
         let cells: Vec<String> = row.iter().map(|c| csv_field(c)).collect();
         out.push_str(&cells.join(","));
@@ -295,4 +319,62 @@ pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), Stri
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Side;
+
+    fn verdict(id: &str, same_as: Option<&str>, avoided: bool) -> Verdict {
+        Verdict {
+            id: id.to_string(),
+            same_as: same_as.map(str::to_string),
+            side: Side::Black,
+            game_move: None,
+            better_move: None,
+            engine_move: None,
+            engine_ms: None,
+            engine_eval: None,
+            engine_fault: None,
+            judge_raw: None,
+            score: None,
+            score_cp: None,
+            score_mate: None,
+            judge_ms: None,
+            judge_fault: None,
+            avoided,
+            wall_ms: 0,
+            eval: None,
+        }
+    }
+
+    #[test]
+    fn a_repeated_position_counts_once_among_the_distinct() {
+        // A is listed three times and avoided in two rows; B once, avoided; C once, not.
+        let v = [
+            verdict("A", None, true),
+            verdict("B", None, true),
+            verdict("A2", Some("A"), true),
+            verdict("C", None, false),
+            verdict("A3", Some("A"), false),
+        ];
+        let t = Totals::of(&v);
+        assert_eq!((t.positions, t.avoided), (5, 3));
+        assert_eq!((t.distinct, t.distinct_avoided), (3, 1));
+        assert!(
+            t.line(-300)
+                .contains("; distinct positions: avoided 1 of 3 (in every row that holds them)"),
+            "{}",
+            t.line(-300)
+        );
+        assert!(
+            table(&v).contains("| same position as A |"),
+            "{}",
+            table(&v)
+        );
+        // With no repeats the line says nothing about them.
+        let t = Totals::of(&v[..2]);
+        assert!(!t.line(-300).contains("distinct"), "{}", t.line(-300));
+    }
 }
