@@ -47,7 +47,9 @@ const DEFENCE_REDUCTION: i32 = PLY;
 ///
 /// - Quiet nodes: the LMR table from the third move on, one ply less for a move that makes
 ///   or blocks a three (SPRT at 200 ms, +28 ± 21 Elo over 948 games; the depth-8 bench
-///   tree −41 %), one less at PV nodes; fours are never reduced.
+///   tree −41 %), one less at PV nodes; fours are never reduced. Once a move has `raised`
+///   alpha (at a PV node), a reduced move between 3 and 11 plies deep loses one ply more
+///   (Rapfi's, SEARCH.md §4 item 11; SPRT at 200 ms, +29 ± 22 Elo over 836 games).
 /// - Defence nodes (an open three or double-four threat to answer): every answer after the
 ///   first, by `DEFENCE_REDUCTION` (SPRT at 200 ms, +26 ± 20 Elo over 898 games; the
 ///   depth-8 bench tree −30 %), except at PV nodes (SPRT at 200 ms, +26 ± 20 Elo over
@@ -61,6 +63,7 @@ fn reduction(
     opp_class: Pattern4,
     depth: i32,
     is_pv: bool,
+    raised: bool,
 ) -> i32 {
     if depth < 2 * PLY {
         return 0;
@@ -77,7 +80,12 @@ fn reduction(
         NodeKind::Defend if i >= 1 && !is_pv => DEFENCE_REDUCTION,
         _ => 0,
     };
-    r.clamp(0, depth - PLY)
+    let r = r.clamp(0, depth - PLY);
+    if raised && r > 0 && depth > 2 * PLY && depth < 12 * PLY {
+        (r + PLY).min(depth - PLY)
+    } else {
+        r
+    }
 }
 
 /// Search state for one move's thinking.
@@ -383,6 +391,8 @@ impl<'a> Search<'a> {
         let quiet_node = kind == NodeKind::Quiet;
         let mut best = -INF;
         let mut best_move = picker.first_generated();
+        // Whether a move of this quiet node has raised alpha (see `reduction`).
+        let mut raised = false;
         while let Some((i, m)) = picker.next() {
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
@@ -398,7 +408,7 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            let r = reduction(kind, i, own_class, opp_class, depth, is_pv);
+            let r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
             self.board.play(m);
             let score = self.search_move(i, r, alpha, beta, depth, ply, is_pv);
             self.board.undo().ok();
@@ -410,6 +420,7 @@ impl<'a> Search<'a> {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    raised = quiet_node;
                     let (head, tail) = self.pv.split_at_mut(up + 1);
                     head[up].clear();
                     head[up].push(m);
