@@ -117,6 +117,33 @@ pub struct Verdict {
     pub eval: Option<Eval>,
 }
 
+impl Verdict {
+    /// The verdict of position `id` with `side` to move before anything is asked: no move,
+    /// no score, not avoided.
+    pub fn unanswered(id: &str, side: Side) -> Verdict {
+        Verdict {
+            id: id.to_string(),
+            same_as: None,
+            side,
+            game_move: None,
+            better_move: None,
+            engine_move: None,
+            engine_ms: None,
+            engine_eval: None,
+            engine_fault: None,
+            judge_raw: None,
+            score: None,
+            score_cp: None,
+            score_mate: None,
+            judge_ms: None,
+            judge_fault: None,
+            avoided: false,
+            wall_ms: 0,
+            eval: None,
+        }
+    }
+}
+
 /// Builds an engine spec from a command line split at blanks (no quoting): a program with a
 /// `/` is a file (relative to the current directory), a bare name is looked up on `PATH`.
 /// It runs in its own folder, like a tournament's engines.
@@ -203,27 +230,9 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
         // Checked when the file was read.
         let _ = board.play(x as i64, y as i64);
     }
-    let side = board.to_move();
-    let mut v = Verdict {
-        id: p.id.clone(),
-        same_as: None,
-        side,
-        game_move: p.game_move.map(sgf),
-        better_move: p.better.map(sgf),
-        engine_move: None,
-        engine_ms: None,
-        engine_eval: None,
-        engine_fault: None,
-        judge_raw: None,
-        score: None,
-        score_cp: None,
-        score_mate: None,
-        judge_ms: None,
-        judge_fault: None,
-        avoided: false,
-        wall_ms: 0,
-        eval: None,
-    };
+    let mut v = Verdict::unanswered(&p.id, board.to_move());
+    v.game_move = p.game_move.map(sgf);
+    v.better_move = p.better.map(sgf);
     let engine_infos = [
         Info::TimeoutTurn(i64::try_from(opts.turn_ms).unwrap_or(i64::MAX)),
         Info::TimeoutMatch(0),

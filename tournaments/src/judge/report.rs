@@ -327,26 +327,10 @@ mod tests {
     use crate::board::Side;
 
     fn verdict(id: &str, same_as: Option<&str>, avoided: bool) -> Verdict {
-        Verdict {
-            id: id.to_string(),
-            same_as: same_as.map(str::to_string),
-            side: Side::Black,
-            game_move: None,
-            better_move: None,
-            engine_move: None,
-            engine_ms: None,
-            engine_eval: None,
-            engine_fault: None,
-            judge_raw: None,
-            score: None,
-            score_cp: None,
-            score_mate: None,
-            judge_ms: None,
-            judge_fault: None,
-            avoided,
-            wall_ms: 0,
-            eval: None,
-        }
+        let mut v = Verdict::unanswered(id, Side::Black);
+        v.same_as = same_as.map(str::to_string);
+        v.avoided = avoided;
+        v
     }
 
     #[test]
