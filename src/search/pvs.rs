@@ -41,6 +41,11 @@ fn plies(depth: i32) -> i32 {
 const QVCF_FOURS: i32 = 12;
 /// Reduction of a defence node's answers after the first (see `reduction`).
 const DEFENCE_REDUCTION: i32 = PLY;
+/// A defence node's counter-four farther than this from both last moves is a distraction.
+const DISTRACT_DISTANCE: usize = 4;
+/// Distractions are skipped up to this depth once a non-losing answer is known (SPRT at
+/// 200 ms: +23 ± 18 Elo over 1022 games).
+const DISTRACT_DEPTH: i32 = 4 * PLY;
 
 /// How much shallower the `i`-th move of a node is searched first (in `PLY` units, less
 /// than `depth`), by the node's kind and the move's own and blocked threat classes.
@@ -389,6 +394,17 @@ impl<'a> Search<'a> {
         let me = self.board.side_to_move();
         let opp = me.opp();
         let quiet_node = kind == NodeKind::Quiet;
+        // A counter-four that blocks nothing, away from both last moves, only delays the
+        // threat the defence node answers (Rapfi's "distract" moves).
+        let recent = [self.board.recent_move(0), self.board.recent_move(1)];
+        let distract = |m: Pos, own: Pattern4, blocked: Pattern4| {
+            kind == NodeKind::Defend
+                && own >= Pattern4::EBlock4
+                && blocked < Pattern4::EBlock4
+                && recent
+                    .iter()
+                    .all(|r| r.is_none_or(|r| r.distance(m) > DISTRACT_DISTANCE))
+        };
         let mut best = -INF;
         let mut best_move = picker.first_generated();
         // Whether a move of this quiet node has raised alpha (see `reduction`).
@@ -407,6 +423,13 @@ impl<'a> Search<'a> {
                 if depth <= 3 * PLY && own_class == Pattern4::None && opp_class == Pattern4::None {
                     continue;
                 }
+            }
+            if !is_pv
+                && depth <= DISTRACT_DEPTH
+                && best > -WIN_BOUND
+                && distract(m, own_class, opp_class)
+            {
+                continue;
             }
             let r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
             self.board.play(m);
