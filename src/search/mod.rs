@@ -5,6 +5,8 @@
 //! - `iterate`: iterative deepening with aspiration windows, and the safety net that
 //!   re-checks the chosen move against an opponent VCT;
 //! - `pvs`: the principal-variation search in stages;
+//! - `selectivity`: the reductions by node kind and threat class, and the defence-node
+//!   answers skipped near the horizon;
 //! - `ordering`: move keys and the best-first picker;
 //! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),
 //!   turned into the shared node-and-clock [`Budget`](crate::budget::Budget).
@@ -17,6 +19,7 @@ mod iterate;
 pub mod limits;
 mod ordering;
 mod pvs;
+mod selectivity;
 
 pub use pvs::{Search, MAX_PLY};
 

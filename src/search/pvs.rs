@@ -5,93 +5,20 @@
 //! the store. VCF is the quiescence.
 
 use super::ordering::MovePicker;
+use super::selectivity::{is_distraction, plies, reduction, DISTRACT_DEPTH, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
-use crate::eval::weights::{FUTILITY_DEPTH, FUTILITY_PER_PLY, LMR_DIVISOR};
+use crate::eval::weights::{FUTILITY_DEPTH, FUTILITY_PER_PLY};
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
-use crate::types::{Pos, Score, INF, NUM_CELLS, ONE_PLY, WIN, WIN_BOUND};
+use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
-/// One ply of remaining depth (`types::ONE_PLY`): inside the search depth counts quarter
-/// plies, so an extension or a reduction can be a fraction of a ply.
-const PLY: i32 = ONE_PLY;
-/// Late-move reductions by depth and move number: ln(d)·ln(i)/LMR_DIVISOR plies, rounded,
-/// in units of `PLY`.
-static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
-    let mut t = [[0; 64]; 64];
-    for (d, row) in t.iter_mut().enumerate().skip(1) {
-        for (i, r) in row.iter_mut().enumerate().skip(1) {
-            *r = ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR).round() as i32 * PLY;
-        }
-    }
-    t
-});
-
-/// `depth` (in `PLY` units) in whole plies, rounded down.
-#[inline]
-fn plies(depth: i32) -> i32 {
-    depth.div_euclid(PLY)
-}
-
 /// Fours a horizon VCF may chain.
 const QVCF_FOURS: i32 = 12;
-/// Reduction of a defence node's answers after the first (see `reduction`).
-const DEFENCE_REDUCTION: i32 = PLY;
-/// A defence node's counter-four farther than this from both last moves is a distraction.
-const DISTRACT_DISTANCE: usize = 4;
-/// Distractions are skipped up to this depth once a non-losing answer is known (SPRT at
-/// 200 ms: +23 ± 18 Elo over 1022 games).
-const DISTRACT_DEPTH: i32 = 4 * PLY;
-
-/// How much shallower the `i`-th move of a node is searched first (in `PLY` units, less
-/// than `depth`), by the node's kind and the move's own and blocked threat classes.
-///
-/// - Quiet nodes: the LMR table from the third move on, one ply less for a move that makes
-///   or blocks a three (SPRT at 200 ms, +28 ± 21 Elo over 948 games; the depth-8 bench
-///   tree −41 %), one less at PV nodes; fours are never reduced. Once a move has `raised`
-///   alpha (at a PV node), a reduced move between 3 and 11 plies deep loses one ply more
-///   (Rapfi's, SEARCH.md §4 item 11; SPRT at 200 ms, +29 ± 22 Elo over 836 games).
-/// - Defence nodes (an open three or double-four threat to answer): every answer after the
-///   first, by `DEFENCE_REDUCTION` (SPRT at 200 ms, +26 ± 20 Elo over 898 games; the
-///   depth-8 bench tree −30 %), except at PV nodes (SPRT at 200 ms, +26 ± 20 Elo over
-///   1128 games).
-/// - Forced replies (a five to block): never.
-#[inline]
-fn reduction(
-    kind: NodeKind,
-    i: usize,
-    own_class: Pattern4,
-    opp_class: Pattern4,
-    depth: i32,
-    is_pv: bool,
-    raised: bool,
-) -> i32 {
-    if depth < 2 * PLY {
-        return 0;
-    }
-    let r = match kind {
-        NodeKind::Quiet if i >= 2 => {
-            if own_class >= Pattern4::EBlock4 || opp_class >= Pattern4::EBlock4 {
-                return 0;
-            }
-            let less = is_pv as i32
-                + (own_class >= Pattern4::HFlex3 || opp_class >= Pattern4::HFlex3) as i32;
-            LMR[plies(depth).min(63) as usize][i.min(63)] - less * PLY
-        }
-        NodeKind::Defend if i >= 1 && !is_pv => DEFENCE_REDUCTION,
-        _ => 0,
-    };
-    let r = r.clamp(0, depth - PLY);
-    if raised && r > 0 && depth > 2 * PLY && depth < 12 * PLY {
-        (r + PLY).min(depth - PLY)
-    } else {
-        r
-    }
-}
 
 /// Search state for one move's thinking.
 pub struct Search<'a> {
@@ -394,17 +321,6 @@ impl<'a> Search<'a> {
         let me = self.board.side_to_move();
         let opp = me.opp();
         let quiet_node = kind == NodeKind::Quiet;
-        // A counter-four that blocks nothing, away from both last moves, only delays the
-        // threat the defence node answers (Rapfi's "distract" moves).
-        let recent = [self.board.recent_move(0), self.board.recent_move(1)];
-        let distract = |m: Pos, own: Pattern4, blocked: Pattern4| {
-            kind == NodeKind::Defend
-                && own >= Pattern4::EBlock4
-                && blocked < Pattern4::EBlock4
-                && recent
-                    .iter()
-                    .all(|r| r.is_none_or(|r| r.distance(m) > DISTRACT_DISTANCE))
-        };
         let mut best = -INF;
         let mut best_move = picker.first_generated();
         // Whether a move of this quiet node has raised alpha (see `reduction`).
@@ -427,7 +343,7 @@ impl<'a> Search<'a> {
             if !is_pv
                 && depth <= DISTRACT_DEPTH
                 && best > -WIN_BOUND
-                && distract(m, own_class, opp_class)
+                && is_distraction(self.board, kind, m, own_class, opp_class)
             {
                 continue;
             }

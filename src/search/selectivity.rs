@@ -1,0 +1,106 @@
+//! How selective the alpha-beta is: by how much a move is searched shallower first
+//! (late-move reductions by node kind and threat class) and which answers of a defence
+//! node are not worth searching near the horizon. The move loop in `pvs` applies them; the
+//! late-move pruning count and the "builds and blocks nothing" skip stay there, beside the
+//! loop state they read.
+
+use crate::board::Board;
+use crate::eval::pattern::Pattern4;
+use crate::eval::weights::LMR_DIVISOR;
+use crate::threat::NodeKind;
+use crate::types::{Pos, ONE_PLY};
+
+/// One ply of remaining depth (`types::ONE_PLY`): inside the search depth counts quarter
+/// plies, so an extension or a reduction can be a fraction of a ply.
+pub(super) const PLY: i32 = ONE_PLY;
+/// Late-move reductions by depth and move number: ln(d)·ln(i)/LMR_DIVISOR plies, rounded,
+/// in units of `PLY`.
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
+    let mut t = [[0; 64]; 64];
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (i, r) in row.iter_mut().enumerate().skip(1) {
+            *r = ((d as f64).ln() * (i as f64).ln() / LMR_DIVISOR).round() as i32 * PLY;
+        }
+    }
+    t
+});
+
+/// `depth` (in `PLY` units) in whole plies, rounded down.
+#[inline]
+pub(super) fn plies(depth: i32) -> i32 {
+    depth.div_euclid(PLY)
+}
+
+/// Reduction of a defence node's answers after the first (see `reduction`).
+const DEFENCE_REDUCTION: i32 = PLY;
+/// A defence node's counter-four farther than this from both last moves is a distraction.
+const DISTRACT_DISTANCE: usize = 4;
+/// Distractions are skipped up to this depth once a non-losing answer is known (SPRT at
+/// 200 ms: +23 ± 18 Elo over 1022 games).
+pub(super) const DISTRACT_DEPTH: i32 = 4 * PLY;
+
+/// How much shallower the `i`-th move of a node is searched first (in `PLY` units, less
+/// than `depth`), by the node's kind and the move's own and blocked threat classes.
+///
+/// - Quiet nodes: the LMR table from the third move on, one ply less for a move that makes
+///   or blocks a three (SPRT at 200 ms, +28 ± 21 Elo over 948 games; the depth-8 bench
+///   tree −41 %), one less at PV nodes; fours are never reduced. Once a move has `raised`
+///   alpha (at a PV node), a reduced move between 3 and 11 plies deep loses one ply more
+///   (Rapfi's, SEARCH.md §4 item 11; SPRT at 200 ms, +29 ± 22 Elo over 836 games).
+/// - Defence nodes (an open three or double-four threat to answer): every answer after the
+///   first, by `DEFENCE_REDUCTION` (SPRT at 200 ms, +26 ± 20 Elo over 898 games; the
+///   depth-8 bench tree −30 %), except at PV nodes (SPRT at 200 ms, +26 ± 20 Elo over
+///   1128 games).
+/// - Forced replies (a five to block): never.
+#[inline]
+pub(super) fn reduction(
+    kind: NodeKind,
+    i: usize,
+    own_class: Pattern4,
+    opp_class: Pattern4,
+    depth: i32,
+    is_pv: bool,
+    raised: bool,
+) -> i32 {
+    if depth < 2 * PLY {
+        return 0;
+    }
+    let r = match kind {
+        NodeKind::Quiet if i >= 2 => {
+            if own_class >= Pattern4::EBlock4 || opp_class >= Pattern4::EBlock4 {
+                return 0;
+            }
+            let less = is_pv as i32
+                + (own_class >= Pattern4::HFlex3 || opp_class >= Pattern4::HFlex3) as i32;
+            LMR[plies(depth).min(63) as usize][i.min(63)] - less * PLY
+        }
+        NodeKind::Defend if i >= 1 && !is_pv => DEFENCE_REDUCTION,
+        _ => 0,
+    };
+    let r = r.clamp(0, depth - PLY);
+    if raised && r > 0 && depth > 2 * PLY && depth < 12 * PLY {
+        (r + PLY).min(depth - PLY)
+    } else {
+        r
+    }
+}
+
+/// Whether `m`, in a node of `kind`, is a distraction: a counter-four in a defence node
+/// that blocks nothing (`blocked`: the opponent's class there, below a four) and stands more
+/// than `DISTRACT_DISTANCE` cells from both last moves, so it only delays the threat the
+/// node answers (Rapfi's "distract" moves).
+#[inline]
+pub(super) fn is_distraction(
+    board: &Board,
+    kind: NodeKind,
+    m: Pos,
+    own: Pattern4,
+    blocked: Pattern4,
+) -> bool {
+    kind == NodeKind::Defend
+        && own >= Pattern4::EBlock4
+        && blocked < Pattern4::EBlock4
+        && [board.recent_move(0), board.recent_move(1)]
+            .iter()
+            .all(|r| r.is_none_or(|r| r.distance(m) > DISTRACT_DISTANCE))
+}
