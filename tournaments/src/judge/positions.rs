@@ -5,7 +5,7 @@
 //! and the better move may be `-` or empty; the note is free text (it may hold `|`). Blank
 //! lines and lines starting with `#` are skipped.
 
-use crate::board::{Board, Rule};
+use crate::board::{Board, Rule, Side};
 use std::path::Path;
 
 /// One position to put to the engine.
@@ -81,12 +81,16 @@ pub fn parse(text: &str, size: usize, rule: Rule) -> Result<Vec<Position>, Strin
 /// several games can list one position more than once, and a count of the positions
 /// avoided should say how many distinct ones there were.
 pub fn same_as(positions: &[Position]) -> Vec<Option<String>> {
+    // Each stone with its colour, by cell (a cell holds one stone, so the order is total).
     let stones = |p: &Position| {
-        let mut black: Vec<(usize, usize)> = p.moves.iter().step_by(2).copied().collect();
-        let mut white: Vec<(usize, usize)> = p.moves.iter().skip(1).step_by(2).copied().collect();
-        black.sort_unstable();
-        white.sort_unstable();
-        (black, white)
+        let mut s: Vec<((usize, usize), Side)> = p
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, &cell)| (cell, Side::of_move(i)))
+            .collect();
+        s.sort_unstable_by_key(|&(cell, _)| cell);
+        s
     };
     let keys: Vec<_> = positions.iter().map(stones).collect();
     (0..positions.len())
