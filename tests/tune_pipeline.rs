@@ -81,3 +81,47 @@ fn selfplay_plays_with_the_set_it_is_given() {
     assert_eq!(fitted, again, "the games follow from the seed and the set");
     assert_ne!(hand, fitted, "the two sets play different games");
 }
+
+/// `wuzi-tune fit --from SET`: the fit starts from the set named. With no epoch and no
+/// finishing pass the written set is that start, as it is, for either set.
+#[test]
+fn fit_starts_from_the_set_it_is_given() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-from-{}", std::process::id()));
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+            .args(args)
+            .output()
+            .expect("wuzi-tune runs");
+        assert!(out.status.success(), "{out:?}");
+    };
+    let play = dir.join("play");
+    let play_dir = play.to_str().expect("a UTF-8 temporary path");
+    run(&[
+        "selfplay", "--games", "4", "--nodes", "1500", "--seed", "3", "--out", play_dir,
+    ]);
+    let games = play.join("games.txt");
+    let written = |from: &str| {
+        let out = dir.join(from);
+        run(&[
+            "fit",
+            "--games-file",
+            games.to_str().expect("a UTF-8 temporary path"),
+            "--epochs",
+            "0",
+            "--finish",
+            "0",
+            "--hold-every",
+            "2",
+            "--from",
+            from,
+            "--fit-out",
+            out.to_str().expect("a UTF-8 temporary path"),
+        ]);
+        std::fs::read_to_string(out.join("fitted.rs")).expect("the weight file")
+    };
+    let (hand, fitted) = (written("hand"), written("fitted"));
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(parse(&hand).as_ref(), Ok(SetName::Hand.weights()));
+    assert_eq!(parse(&fitted).as_ref(), Ok(SetName::Fitted.weights()));
+    assert!(fitted.contains("from the fitted set"), "{fitted}");
+}

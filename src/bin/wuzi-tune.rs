@@ -110,6 +110,11 @@ struct FitArgs {
     /// Hold out one game in this many.
     #[arg(long, default_value_t = 10)]
     hold_every: usize,
+    /// Weight set the fit starts from and is pulled toward: `hand` (follows from the
+    /// source alone), or `fitted` (the set compiled in; its losses are then the "before"
+    /// figures, so this also measures the committed set on new games).
+    #[arg(long, value_name = "SET", default_value = "hand")]
+    from: SetName,
     /// Also write the weight file here (e.g. src/eval/sets/fitted.rs).
     #[arg(long)]
     write: Option<PathBuf>,
@@ -193,7 +198,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
         lambda: a.lambda,
         hold_every: a.hold_every,
     };
-    let (set, report) = fit_games(games, SetName::Hand.weights(), &plan);
+    let (set, report) = fit_games(games, a.from.weights(), &plan);
     let losses: Vec<String> = report.epochs.iter().map(|l| format!("{l:.5}")).collect();
     eprintln!("fit: training loss by epoch {}", losses.join(" "));
     let mut header = vec![
@@ -206,13 +211,17 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     ];
     header.extend(source.iter().cloned());
     header.push(format!(
-        "fit: {} epochs + 3 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}; {:.1?}; {}",
+        "fit: {} epochs + 3 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}{}; {:.1?}; {}",
         a.epochs,
         a.finish,
         a.lr,
         a.l2_code,
         a.lambda,
         a.hold_every,
+        match a.from {
+            SetName::Hand => String::new(),
+            other => format!(", from the {} set", format!("{other:?}").to_lowercase()),
+        },
         start.elapsed(),
         today()
     ));
