@@ -58,6 +58,19 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
     assert_eq!(parse(&back), Ok(set));
 }
 
+/// Run the `wuzi-tune` binary with `args`; it must succeed.
+fn wuzi_tune<I, S>(args: I)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+        .args(args)
+        .output()
+        .expect("wuzi-tune runs");
+    assert!(out.status.success(), "{out:?}");
+}
+
 /// `wuzi-tune selfplay --eval SET`: the self-play engine evaluates with the set named, so
 /// a next generation's games are played by the last generation's weights.
 #[test]
@@ -65,13 +78,11 @@ fn selfplay_plays_with_the_set_it_is_given() {
     let dir = std::env::temp_dir().join(format!("wuzi-tune-eval-{}", std::process::id()));
     let games = |set: &str| {
         let out = dir.join(set);
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
-            .args(["selfplay", "--games", "4", "--nodes", "1500", "--seed", "7"])
-            .args(["--eval", set, "--out"])
-            .arg(&out)
-            .output()
-            .expect("wuzi-tune runs");
-        assert!(status.status.success(), "{status:?}");
+        let out_dir = out.to_str().expect("a UTF-8 temporary path");
+        wuzi_tune([
+            "selfplay", "--games", "4", "--nodes", "1500", "--seed", "7", "--eval", set, "--out",
+            out_dir,
+        ]);
         std::fs::read_to_string(out.join("games.txt")).expect("the games file")
     };
     let (hand, fitted) = (games("hand"), games("fitted"));
@@ -87,22 +98,15 @@ fn selfplay_plays_with_the_set_it_is_given() {
 #[test]
 fn fit_starts_from_the_set_it_is_given() {
     let dir = std::env::temp_dir().join(format!("wuzi-tune-from-{}", std::process::id()));
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
-            .args(args)
-            .output()
-            .expect("wuzi-tune runs");
-        assert!(out.status.success(), "{out:?}");
-    };
     let play = dir.join("play");
     let play_dir = play.to_str().expect("a UTF-8 temporary path");
-    run(&[
+    wuzi_tune([
         "selfplay", "--games", "4", "--nodes", "1500", "--seed", "3", "--out", play_dir,
     ]);
     let games = play.join("games.txt");
     let written = |from: &str| {
         let out = dir.join(from);
-        run(&[
+        wuzi_tune([
             "fit",
             "--games-file",
             games.to_str().expect("a UTF-8 temporary path"),

@@ -220,7 +220,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
         a.hold_every,
         match a.from {
             SetName::Hand => String::new(),
-            other => format!(", from the {} set", format!("{other:?}").to_lowercase()),
+            other => format!(", from the {} set", other.name()),
         },
         start.elapsed(),
         today()
@@ -264,7 +264,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 play.nodes,
                 play.sizes,
                 play.rule,
-                format!("{:?}", play.eval).to_lowercase(),
+                play.eval.name(),
                 start.elapsed()
             )];
             fit(&games, &a, &play.out, &source)

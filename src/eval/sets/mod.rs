@@ -148,6 +148,16 @@ pub enum SetName {
 impl SetName {
     /// Number of sets.
     pub const COUNT: usize = 2;
+    /// Every set, in `SetName as u8` order.
+    pub const ALL: [SetName; SetName::COUNT] = [SetName::Hand, SetName::Fitted];
+
+    /// The set's name on the command line (`--eval`, `--from`) and in weight-file headers.
+    pub fn name(self) -> &'static str {
+        match self {
+            SetName::Hand => "hand",
+            SetName::Fitted => "fitted",
+        }
+    }
 
     /// The set's weights.
     pub fn weights(self) -> &'static EvalSet {
@@ -161,11 +171,10 @@ impl SetName {
 impl std::str::FromStr for SetName {
     type Err = String;
     fn from_str(s: &str) -> Result<SetName, String> {
-        match s {
-            "hand" => Ok(SetName::Hand),
-            "fitted" => Ok(SetName::Fitted),
-            _ => Err(format!("unknown evaluation set {s:?} (hand or fitted)")),
-        }
+        SetName::ALL
+            .into_iter()
+            .find(|set| set.name() == s)
+            .ok_or_else(|| format!("unknown evaluation set {s:?} (hand or fitted)"))
     }
 }
 
@@ -216,6 +225,9 @@ mod tests {
         assert_eq!("fitted".parse::<SetName>(), Ok(SetName::Fitted));
         assert_eq!("hand".parse::<SetName>(), Ok(SetName::Hand));
         assert!("other".parse::<SetName>().is_err());
+        for set in SetName::ALL {
+            assert_eq!(set.name().parse::<SetName>(), Ok(set));
+        }
         assert!(!SetName::Hand.weights().has_class_terms());
     }
 }
