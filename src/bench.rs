@@ -186,7 +186,7 @@ fn run_cases(cases: &[(Rule, usize, &str)], depth: i32, config: EngineConfig) ->
             tt.reset_stats();
             tt.new_search();
             let t = Instant::now();
-            let r = search_fixed(&mut board, &mut tt, depth);
+            let r = search_fixed(&mut board, &mut tt, depth, &config.search);
             BenchLine {
                 nodes: r.nodes,
                 time: t.elapsed(),

@@ -8,7 +8,7 @@
 
 use crate::board::{Board, BoardError};
 use crate::search::limits::Limits;
-use crate::search::{greedy, think, SearchResult};
+use crate::search::{greedy, think, SearchParams, SearchResult};
 use crate::tt::{TranspositionTable, TtStats};
 use crate::types::{Color, Pos, Rule};
 
@@ -27,6 +27,8 @@ pub struct EngineConfig {
     pub use_checksum: bool,
     /// Play the statically best move without searching: the one-ply baseline opponent.
     pub greedy: bool,
+    /// The search's tunable numbers.
+    pub search: SearchParams,
 }
 
 impl Default for EngineConfig {
@@ -35,6 +37,7 @@ impl Default for EngineConfig {
             tt_bytes: None,
             use_checksum: true,
             greedy: false,
+            search: SearchParams::DEFAULT,
         }
     }
 }
@@ -247,7 +250,7 @@ impl Engine {
             tt.clear();
         }
         tt.new_search();
-        let result = think(&mut self.board, tt, limits);
+        let result = think(&mut self.board, tt, limits, &self.config.search);
         self.restore();
         result
     }

@@ -9,13 +9,13 @@
 //! | [`board`] | stones, Zobrist keys ([`MultiKey`]), incremental line windows and their undo records, candidate scan, five cells, the per-rule win check, `validate` and diagrams |
 //! | [`eval`] | line shapes and combination classes, the lookup tables built per rule, **every weight** (`eval/weights.rs`), `evaluate` and the static move score |
 //! | [`threat`] | forced nodes, VCF, VCT, quiet threats and threat defences |
-//! | [`search`] | the per-move driver and [`SearchResult`], iterative deepening and the safety net, PVS in stages, the move picker, limits |
+//! | [`search`] | the per-move driver and [`SearchResult`], iterative deepening and the safety net, PVS in stages, the move picker, limits, the tunable numbers (`SearchParams`) |
 //! | [`budget`] | the node and clock budget shared by the threat searches and the alpha-beta |
 //! | [`tt`] | the `hashbrown` transposition table: key identity (checksum or not), mate scores converted by ply, threat proofs, replacement, counters |
 //! | [`engine`] | the game record, the table and a search behind one API |
 //! | [`brain`] | the protocol state machine: commands in, responses out, no I/O |
 //! | [`bench`] | the fixed search suite behind `Bench: N` |
-//! | [`tune`] | `wuzi-tune`: self-play, features, the logistic-regression fit, the weight-set data files of `eval/sets/` |
+//! | [`tune`] | `wuzi-tune`: self-play, features, the logistic-regression fit, the weight-set data files of `eval/sets/`; SPSA for the search's numbers |
 //!
 //! Dependencies point one way: `types` ← `board` ↔ `eval` (the board reads the pattern
 //! tables; evaluation reads the board) ← `threat` ← `search` ← `engine` ← `brain`; `tt` is

@@ -159,8 +159,7 @@ fn a_million_random_lines_get_answers_of_the_right_kind() {
     let mut parser = Parser::new();
     let mut brain = Brain::new(EngineConfig {
         tt_bytes: Some(1 << 20),
-        use_checksum: true,
-        greedy: false,
+        ..EngineConfig::default()
     });
     let (mut commands, mut moves) = (0usize, 0usize);
     for i in 0..LINES {

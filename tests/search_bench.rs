@@ -11,8 +11,7 @@ use wuzi::{EngineConfig, Pos};
 fn bench_node_counts_are_deterministic() {
     let config = EngineConfig {
         tt_bytes: Some(8 << 20),
-        use_checksum: true,
-        greedy: false,
+        ..EngineConfig::default()
     };
     let a = run_suite(4, config);
     let b = run_suite(4, config);
@@ -36,4 +35,27 @@ fn pos_notation_parses_letters_and_rows() {
     );
     assert_eq!(parse_moves("h0"), None);
     assert_eq!(parse_moves("8h"), None);
+}
+
+/// The search's numbers are read at run time: the suite searched with other ordering
+/// weights and another late-move count is another tree, and the same one each time.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
+fn search_params_reach_the_search() {
+    let config = EngineConfig {
+        tt_bytes: Some(8 << 20),
+        ..EngineConfig::default()
+    };
+    let mut other = config;
+    other.search.order.attack = [0; 13];
+    other.search.killer = [0, 0];
+    other.search.lmp_base = 1;
+    let nodes = |c: EngineConfig| -> Vec<u64> { run_suite(4, c).iter().map(|l| l.nodes).collect() };
+    let (base, changed) = (nodes(config), nodes(other));
+    assert_ne!(base, changed);
+    assert_eq!(changed, nodes(other));
+    assert_eq!(config.search, wuzi::search::SearchParams::DEFAULT);
 }

@@ -2,11 +2,12 @@
 //! fit, the weight file written to disk and read back into the same set.
 
 use wuzi::eval::sets::SetName;
+use wuzi::search::SearchParams;
 use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
 use wuzi::tune::game::parse_games;
 use wuzi::tune::pipeline::{fit_games, Plan};
-use wuzi::tune::selfplay::{play_all, play_game, SelfPlay};
+use wuzi::tune::selfplay::{play_all, play_game, play_match_game, SelfPlay};
 
 #[test]
 fn selfplay_fit_and_write_a_weight_file_that_loads() {
@@ -58,8 +59,8 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
     assert_eq!(parse(&back), Ok(set));
 }
 
-/// Run the `wuzi-tune` binary with `args`; it must succeed.
-fn wuzi_tune<I, S>(args: I)
+/// Run the `wuzi-tune` binary with `args`; it must succeed. Returns its standard output.
+fn wuzi_tune<I, S>(args: I) -> String
 where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
@@ -69,6 +70,7 @@ where
         .output()
         .expect("wuzi-tune runs");
     assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// `wuzi-tune selfplay --eval SET`: the self-play engine evaluates with the set named, so
@@ -128,4 +130,123 @@ fn fit_starts_from_the_set_it_is_given() {
     assert_eq!(parse(&hand).as_ref(), Ok(SetName::Hand.weights()));
     assert_eq!(parse(&fitted).as_ref(), Ok(SetName::Fitted.weights()));
     assert!(fitted.contains("from the fitted set"), "{fitted}");
+}
+
+/// A match game gives each side its own numbers: the same opening between two equal
+/// searches and between the engine and a crippled ordering are different games, and each
+/// follows from the seed, the index and the two sides' numbers.
+#[test]
+fn match_games_play_each_side_by_its_own_numbers() {
+    let cfg = SelfPlay {
+        nodes: 1500,
+        seed: 11,
+        sizes: vec![15],
+        ..SelfPlay::default()
+    };
+    let base = SearchParams::DEFAULT;
+    let mut blind = base;
+    blind.order.attack = [0; 13];
+    blind.order.block = [0; 13];
+    let differs = (0..4).any(|i| {
+        let same = play_match_game(&cfg, i, base, base);
+        let other = play_match_game(&cfg, i, base, blind);
+        assert_eq!(other, play_match_game(&cfg, i, base, blind));
+        // The opening (played before any search) is the index's, whoever plays.
+        assert_eq!(same.moves[..same.opening], other.moves[..other.opening]);
+        same.moves != other.moves
+    });
+    assert!(differs, "the blind ordering never changed a move");
+}
+
+/// `wuzi-tune spsa` writes numbers `pbrain-wuzi --search-params` reads: only the numbers
+/// tuned move, the run follows from its seed, and the engine plays with the file (and
+/// refuses a bad one with a message on standard output, where managers look).
+#[test]
+fn spsa_writes_numbers_the_engine_plays_with() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-spsa-{}", std::process::id()));
+    let tuned = |name: &str| {
+        let path = dir.join(name);
+        let stdout = wuzi_tune([
+            "spsa",
+            "--pairs",
+            "6",
+            "--nodes",
+            "1500",
+            "--threads",
+            "2",
+            "--seed",
+            "4",
+            "--rate",
+            "0.5",
+            "--only",
+            "killer.0,lmp_quad",
+            "--write",
+            path.to_str().expect("a UTF-8 temporary path"),
+        ]);
+        let text = std::fs::read_to_string(&path).expect("the numbers file");
+        let params = SearchParams::parse(&text).expect("the file reads back");
+        assert_eq!(
+            SearchParams::parse(&stdout),
+            Ok(params),
+            "stdout has the numbers too"
+        );
+        (path, params)
+    };
+    let (path, p) = tuned("a.txt");
+    let (_, again) = tuned("b.txt");
+    assert_eq!(p, again, "the run follows from its seed");
+    let mut expect = SearchParams::DEFAULT;
+    expect.killer[0] = p.killer[0];
+    expect.lmp_quad = p.lmp_quad;
+    assert_eq!(p, expect, "only the numbers named are tuned");
+
+    // The engine's replies to a new game and a first move, the move awaited before `END`
+    // (a search `END` interrupts ends without its reply).
+    let engine = |params: &std::path::Path| {
+        use std::io::{BufRead, Write};
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+            .arg("--search-params")
+            .arg(params)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("pbrain-wuzi starts");
+        let mut stdin = child.stdin.take().expect("a pipe");
+        let mut lines = std::io::BufReader::new(child.stdout.take().expect("a pipe")).lines();
+        let _ = stdin.write_all(b"START 15\nINFO timeout_turn 300\nBEGIN\n");
+        let _ = stdin.flush();
+        let mut replies = Vec::new();
+        while let Some(Ok(line)) = lines.next() {
+            let done = line.contains(',');
+            replies.push(line);
+            if done {
+                break;
+            }
+        }
+        let _ = stdin.write_all(b"END\n");
+        drop(stdin);
+        replies.extend(lines.map_while(Result::ok));
+        (child.wait_with_output().expect("pbrain-wuzi ends"), replies)
+    };
+    let (out, replies) = engine(&path);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(replies.first().map(String::as_str), Some("OK"));
+    assert_eq!(
+        replies.last().map(String::as_str),
+        Some("7,7"),
+        "{replies:?}"
+    );
+
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "killer.0 = lots\n").expect("a bad file");
+    let (out, replies) = engine(&bad);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let said = replies.join("\n");
+    assert!(
+        said.contains("bad.txt") && said.contains("line 1"),
+        "{said}"
+    );
+    assert!(out.stderr.is_empty(), "{out:?}");
 }

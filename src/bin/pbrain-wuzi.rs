@@ -17,6 +17,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 use wuzi::brain::{interrupt, Brain, Interrupt};
+use wuzi::search::SearchParams;
 use wuzi::EngineConfig;
 
 /// Command-line switches (none are needed in a manager; they are for tournaments).
@@ -40,6 +41,10 @@ struct Cli {
     /// it) or `hand` (the hand-set weights it replaced).
     #[arg(long, value_name = "SET", default_value = "fitted")]
     eval: wuzi::eval::sets::SetName,
+    /// Search with the numbers of FILE (`name = value` lines, as `wuzi-tune spsa` writes
+    /// them; names not given keep the engine's values) instead of the compiled-in ones.
+    #[arg(long, value_name = "FILE", value_parser = read_search_params)]
+    search_params: Option<SearchParams>,
     #[command(subcommand)]
     action: Option<Action>,
 }
@@ -85,6 +90,7 @@ fn main() -> ExitCode {
         tt_bytes: cli.tt_mb.map(|mb| mb.saturating_mul(1 << 20)),
         use_checksum: !cli.no_checksum,
         greedy: cli.greedy,
+        search: cli.search_params.unwrap_or_default(),
     };
     if let Some(Action::Bench {
         depth,
@@ -102,6 +108,12 @@ fn main() -> ExitCode {
     }
     serve(config);
     ExitCode::SUCCESS
+}
+
+/// `--search-params`: the file's numbers over the defaults, or why not.
+fn read_search_params(path: &str) -> Result<SearchParams, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    SearchParams::parse(&text).map_err(|e| format!("{path}: {e}"))
 }
 
 /// The protocol loop; returns on END or EOF (by exiting the process).

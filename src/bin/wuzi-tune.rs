@@ -6,25 +6,29 @@
 //!
 //! `selfplay` writes `OUT/games.txt`; `fit` reads a games file and writes a weight-set data
 //! file (`OUT/fitted.rs`, and `--write PATH` too); `all` does both; `hand` writes the
-//! hand-set weights' data file. Everything follows from the seed.
+//! hand-set weights' data file; `spsa` tunes the search's numbers (move-ordering weights,
+//! margins) on game pairs and writes them as `name = value` lines. Everything follows from
+//! the seed (and, for `spsa`, the thread count).
 
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use wuzi::eval::sets::SetName;
+use wuzi::search::SearchParams;
 use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
 use wuzi::tune::game::{parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::selfplay::{play_all, SelfPlay};
+use wuzi::tune::spsa::{self, Spsa};
 use wuzi::Rule;
 
 #[derive(Parser, Debug)]
 #[command(
     name = "wuzi-tune",
-    about = "Fit Wuzi's evaluation to its own self-play games"
+    about = "Tune Wuzi's evaluation and search on its own self-play games"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -50,6 +54,9 @@ enum Action {
         #[command(flatten)]
         fit: FitArgs,
     },
+    /// Tune the search's numbers by SPSA on game pairs between two perturbed searches;
+    /// writes the tuned numbers (`name = value` lines, for `pbrain-wuzi --search-params`).
+    Spsa(SpsaArgs),
     /// Write the hand-set weights' data file.
     Hand {
         /// Where (e.g. src/eval/sets/hand.rs).
@@ -86,6 +93,37 @@ struct PlayArgs {
     /// new generation fitted on the last one's games).
     #[arg(long, value_name = "SET", default_value = "hand")]
     eval: SetName,
+}
+
+#[derive(Args, Debug)]
+struct SpsaArgs {
+    /// Game pairs (SPSA steps); each plays one random opening with both colours.
+    #[arg(long, default_value_t = 2000)]
+    pairs: usize,
+    /// Nodes per searched move.
+    #[arg(long, default_value_t = 50_000)]
+    nodes: u64,
+    /// Seed of the run (openings and perturbations).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board sides, used in turn.
+    #[arg(long, value_delimiter = ',', default_value = "20")]
+    sizes: Vec<usize>,
+    /// Worker threads (a batch of this many steps runs from the same numbers).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Step of a number per point of a pair's result, as a share of its perturbation.
+    #[arg(long, default_value_t = 0.005)]
+    rate: f64,
+    /// Numbers to start from (`name = value` lines; the rest are the engine's).
+    #[arg(long)]
+    start: Option<PathBuf>,
+    /// The numbers to tune, by name (default: all of them).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Where to write the tuned numbers.
+    #[arg(long, default_value = "tune-out/search-params.txt")]
+    write: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -242,6 +280,70 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     Ok(())
 }
 
+fn spsa(a: &SpsaArgs) -> Result<(), String> {
+    let start_params = match &a.start {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            SearchParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
+        }
+        None => SearchParams::DEFAULT,
+    };
+    let cfg = Spsa {
+        pairs: a.pairs,
+        play: SelfPlay {
+            nodes: a.nodes,
+            seed: a.seed,
+            sizes: a.sizes.clone(),
+            threads: a.threads,
+            ..SelfPlay::default()
+        },
+        rate: a.rate,
+        start: start_params,
+        names: if a.only.is_empty() {
+            SearchParams::names()
+        } else {
+            a.only.clone()
+        },
+    };
+    let clock = Instant::now();
+    // About forty progress lines a run: one each time the steps pass another fortieth.
+    let every = (a.pairs / 40).max(1);
+    let shown = std::sync::atomic::AtomicUsize::new(0);
+    let outcome = spsa::run(&cfg, &|done, knobs| {
+        let bucket = done / every;
+        if shown.swap(bucket, std::sync::atomic::Ordering::Relaxed) != bucket || done == cfg.pairs {
+            let values: Vec<String> = knobs
+                .iter()
+                .map(|k| format!("{}={:.1}", k.name, k.value))
+                .collect();
+            eprintln!(
+                "spsa: {done}/{} pairs, {:.0?}: {}",
+                cfg.pairs,
+                clock.elapsed(),
+                values.join(" ")
+            );
+        }
+    })?;
+    let mut text = format!(
+        "# Search numbers tuned by `wuzi-tune spsa` ({}).\n# command: {}\n# {} games at {} nodes a move, seed {}, rate {}; the plus side scored {:.1} of {}; {:.1?}\n# The mean of the second half of the steps, rounded:\n",
+        today(),
+        std::env::args().collect::<Vec<_>>().join(" "),
+        outcome.games,
+        a.nodes,
+        a.seed,
+        a.rate,
+        outcome.plus_points,
+        outcome.games,
+        clock.elapsed()
+    );
+    text.push_str(&outcome.params.to_string());
+    write_file(&a.write, &text)?;
+    print!("{}", outcome.params);
+    eprintln!("spsa: wrote {}", a.write.display());
+    Ok(())
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     match cli.action {
         Action::Selfplay(a) => selfplay(&a).map(|_| ()),
@@ -269,6 +371,7 @@ fn run(cli: Cli) -> Result<(), String> {
             )];
             fit(&games, &a, &play.out, &source)
         }
+        Action::Spsa(a) => spsa(&a),
         Action::Hand { write } => {
             let header = [
                 "The hand-set evaluation weights: the engine's default set (`tune::hand`)."

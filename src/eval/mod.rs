@@ -105,16 +105,47 @@ fn score_counts(
 }
 
 /// Static ordering score of `p` for the side to move: own threat, blocked threat, and the
-/// cell's evaluation shares.
+/// cell's evaluation shares, by the engine's weights.
 #[inline]
 pub fn order_score(board: &impl Shapes, p: Pos) -> i32 {
-    let me = board.side_to_move();
-    let cell = board.cell(p);
-    let own = cell.p4[me.idx()] as usize;
-    let opp = cell.p4[me.opp().idx()] as usize;
-    ATTACK[own]
-        + BLOCK[opp]
-        // Shares are never negative, so the shift is the division by four without the
-        // sign fix-up a signed `/ 4` compiles to.
-        + ((2 * cell.value[me.idx()] as i32 + cell.value[me.opp().idx()] as i32) >> 2)
+    OrderWeights::DEFAULT.score(board, p)
+}
+
+/// The weights of the static move ordering: what a move's threat class is worth to the
+/// side that plays it and to the opponent it blocks, and how much of the cell's
+/// evaluation shares count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OrderWeights {
+    /// Weight of a class for the side that would play it.
+    pub attack: [i32; Pattern4::COUNT],
+    /// Weight of a class for the opponent (what playing there takes away).
+    pub block: [i32; Pattern4::COUNT],
+    /// Weight of the cell's own evaluation share, in sixteenths.
+    pub value_own: i32,
+    /// Weight of the opponent's evaluation share there, in sixteenths.
+    pub value_opp: i32,
+}
+
+impl OrderWeights {
+    /// The engine's ordering (`eval/weights.rs`; shares as own half, opponent's quarter).
+    pub const DEFAULT: OrderWeights = OrderWeights {
+        attack: ATTACK,
+        block: BLOCK,
+        value_own: 8,
+        value_opp: 4,
+    };
+
+    /// Ordering score of `p` for the side to move.
+    #[inline]
+    pub fn score(&self, board: &impl Shapes, p: Pos) -> i32 {
+        let me = board.side_to_move();
+        let cell = board.cell(p);
+        let own = cell.p4[me.idx()] as usize;
+        let opp = cell.p4[me.opp().idx()] as usize;
+        let shares = self.value_own * cell.value[me.idx()] as i32
+            + self.value_opp * cell.value[me.opp().idx()] as i32;
+        // Shares and weights are never negative, so the shift is the division by sixteen
+        // without the sign fix-up a signed `/ 16` compiles to.
+        self.attack[own] + self.block[opp] + (shares >> 4)
+    }
 }

@@ -4,7 +4,6 @@
 
 use super::limits::Limits;
 use super::{deadline, part, Search, SearchResult};
-use crate::eval::weights::ASPIRATION;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
 use std::time::Instant;
 
@@ -75,7 +74,7 @@ pub(super) fn deepen(
 ) {
     let mut prev: Score = 0;
     for depth in 1..=max_depth {
-        let mut delta = ASPIRATION;
+        let mut delta = search.params.aspiration;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
             (prev - delta, prev + delta)
         } else {

@@ -8,6 +8,7 @@
 //! - `selectivity`: the reductions by node kind and threat class, and the defence-node
 //!   answers skipped near the horizon;
 //! - `ordering`: move keys and the best-first picker;
+//! - `params`: the tunable numbers ([`SearchParams`]) each search copies;
 //! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),
 //!   turned into the shared node-and-clock [`Budget`](crate::budget::Budget).
 //!
@@ -18,9 +19,11 @@
 mod iterate;
 pub mod limits;
 mod ordering;
+mod params;
 mod pvs;
 mod selectivity;
 
+pub use params::{ParamsError, SearchParams};
 pub use pvs::{Search, MAX_PLY};
 
 use crate::board::{five_cells, Board, MoveList};
@@ -138,8 +141,14 @@ pub fn greedy(board: &Board, limits: &Limits) -> SearchResult {
     }
 }
 
-/// Think about the side to move's move in `board` (restored on return).
-pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) -> SearchResult {
+/// Think about the side to move's move in `board` (restored on return), searching by
+/// `params`.
+pub fn think(
+    board: &mut Board,
+    tt: &mut TranspositionTable,
+    limits: &Limits,
+    params: &SearchParams,
+) -> SearchResult {
     let start = limits.start;
     let hard = deadline(start, limits.hard);
     let node_limit = limits.max_nodes.unwrap_or(u64::MAX);
@@ -204,7 +213,7 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
         }
     }
 
-    let mut search = Search::new(board, tt, budget);
+    let mut search = Search::new(board, tt, budget, *params);
     // No iteration starts past the soft target (3/5 of the turn cap, less under a tight
     // match clock). One that overruns is cut at the alpha-beta's end (4/5 of the cap), and
     // its move is still played when the root's first move finished (`deepen`). Starting
@@ -219,11 +228,17 @@ pub fn think(board: &mut Board, tt: &mut TranspositionTable, limits: &Limits) ->
     finish(result)
 }
 
-/// Fixed-depth alpha-beta only (no root threat search): what `bench` measures.
-pub fn search_fixed(board: &mut Board, tt: &mut TranspositionTable, depth: i32) -> SearchResult {
+/// Fixed-depth alpha-beta only (no root threat search), by `params`: what `bench`
+/// measures.
+pub fn search_fixed(
+    board: &mut Board,
+    tt: &mut TranspositionTable,
+    depth: i32,
+    params: &SearchParams,
+) -> SearchResult {
     let limits = Limits::depth(depth);
     let mut result = SearchResult::ready(fallback(board, node_kind(board)));
-    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None));
+    let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), *params);
     deepen(&mut search, depth, None, &mut result);
     result.elapsed = limits.start.elapsed();
     result

@@ -4,7 +4,6 @@
 
 use super::pvs::Search;
 use crate::board::MoveList;
-use crate::eval::order_score;
 use crate::types::{Pos, Score};
 use smallvec::SmallVec;
 
@@ -24,11 +23,9 @@ fn unpack_order(key: i64) -> Pos {
 
 /// Ordering bonus of the table's move: above every static score.
 const TT_MOVE_BONUS: i32 = 1 << 24;
-/// Ordering bonuses of the two killer moves of a ply.
-const KILLER_BONUS: [i32; 2] = [400, 300];
-/// History counters are scaled down by this shift and capped at `HISTORY_CAP`.
+/// History counters are scaled down by this shift and capped at the parameters'
+/// `history_cap` (the killers' bonuses are parameters too).
 const HISTORY_SHIFT: u32 = 4;
-const HISTORY_CAP: i32 = 300;
 
 /// The moves of one node, handed out best first.
 pub(super) struct MovePicker {
@@ -113,15 +110,16 @@ impl Search<'_> {
     fn order_key(&self, m: Pos, tt_move: Pos, ply: usize) -> i64 {
         let me = self.board.side_to_move();
         let killers = &self.killers[ply];
-        let mut s = order_score(self.board, m);
+        let p = &self.params;
+        let mut s = p.order.score(self.board, m);
         if m == tt_move {
             s += TT_MOVE_BONUS;
         } else if m == killers[0] {
-            s += KILLER_BONUS[0];
+            s += p.killer[0];
         } else if m == killers[1] {
-            s += KILLER_BONUS[1];
+            s += p.killer[1];
         }
-        s += (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(HISTORY_CAP);
+        s += (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(p.history_cap);
         pack_order(s, m)
     }
 

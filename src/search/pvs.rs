@@ -5,12 +5,13 @@
 //! the store. VCF is the quiescence.
 
 use super::ordering::MovePicker;
+use super::params::SearchParams;
 use super::selectivity::{is_distraction, plies, reduction, DISTRACT_DEPTH, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
-use crate::eval::weights::{FUTILITY_DEPTH, FUTILITY_PER_PLY};
+use crate::eval::weights::FUTILITY_DEPTH;
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
@@ -23,6 +24,8 @@ const QVCF_FOURS: i32 = 12;
 /// Search state for one move's thinking.
 pub struct Search<'a> {
     pub(super) board: &'a mut Board,
+    /// The tunable numbers this search reads (ordering weights, margins).
+    pub(super) params: SearchParams,
     tt: &'a mut TranspositionTable,
     budget: Budget,
     pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
@@ -43,10 +46,17 @@ enum Entry {
 }
 
 impl<'a> Search<'a> {
-    /// A search over `board` (restored when it returns) and `tt` within `budget`.
-    pub fn new(board: &'a mut Board, tt: &'a mut TranspositionTable, budget: Budget) -> Self {
+    /// A search over `board` (restored when it returns) and `tt` within `budget`, by
+    /// `params`.
+    pub fn new(
+        board: &'a mut Board,
+        tt: &'a mut TranspositionTable,
+        budget: Budget,
+        params: SearchParams,
+    ) -> Self {
         Search {
             board,
+            params,
             tt,
             budget,
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
@@ -157,7 +167,7 @@ impl<'a> Search<'a> {
             && kind == NodeKind::Quiet
             && depth <= FUTILITY_DEPTH
             && beta.abs() < WIN_BOUND
-            && static_eval - FUTILITY_PER_PLY * depth / PLY >= beta
+            && static_eval - self.params.futility_per_ply * depth / PLY >= beta
         {
             return static_eval;
         }
@@ -329,10 +339,11 @@ impl<'a> Search<'a> {
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
             if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
-                // Late-move pruning: the ordering put the useful moves first. (3 + d² moves;
-                // 3 + 2d² before an SPRT at 200 ms, +38 ± 27 Elo over 628 games.)
+                // Late-move pruning: the ordering put the useful moves first. (3 + d² moves
+                // by default; 3 + 2d² before an SPRT at 200 ms, +38 ± 27 Elo over 628 games.)
                 let d = plies(depth);
-                if i >= 3 + (d * d) as usize {
+                let keep = self.params.lmp_base + self.params.lmp_quad * d * d / 8;
+                if i >= keep as usize {
                     break;
                 }
                 // A move that builds nothing and blocks nothing is not worth a shallow look.

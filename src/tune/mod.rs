@@ -1,5 +1,6 @@
-//! Tuning the evaluation on Wuzi's own games (`wuzi-tune`): self-play, position features,
-//! a logistic-regression fit, and the weight-set data file the engine compiles in.
+//! Tuning on Wuzi's own games (`wuzi-tune`): self-play, position features, a
+//! logistic-regression fit and the weight-set data file the engine compiles in, for the
+//! evaluation; SPSA on game pairs for the search's numbers.
 //!
 //! - `selfplay`: games of Wuzi against itself through the `Engine` API, from a seed;
 //! - `game`: one recorded game and the games file;
@@ -10,7 +11,9 @@
 //! - `fit`: logistic regression by minibatch Adam;
 //! - `pipeline`: games → fitted set plus before/after losses;
 //! - `hand`: the hand-set weights as a set (where the fit starts);
-//! - `file`: the data file, written and read back.
+//! - `file`: the data file, written and read back;
+//! - `spsa`: the search's numbers (`SearchParams`) tuned by SPSA on games between two
+//!   perturbed searches.
 
 pub mod dataset;
 pub mod features;
@@ -21,3 +24,4 @@ pub mod hand;
 pub mod model;
 pub mod pipeline;
 pub mod selfplay;
+pub mod spsa;

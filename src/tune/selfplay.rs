@@ -2,10 +2,13 @@
 //! openings (a few random stones near the centre), at a fixed node count per move, with a
 //! random one of the statically best moves now and then in the first plies. Every game
 //! follows from the seed and its index alone (its own engine and table, its own random
-//! stream), so a run is the same on any machine and any number of threads.
+//! stream), so a run is the same on any machine and any number of threads. A match game
+//! (`play_match_game`) plays the same opening between two searches with different numbers,
+//! each with its own engine and table: what `spsa` tunes on.
 
 use super::game::Game;
 use crate::eval::order_score;
+use crate::search::SearchParams;
 use crate::types::{Pos, Rule, Score, WIN_BOUND};
 use crate::{Engine, EngineConfig, Limits};
 use rand::rngs::StdRng;
@@ -63,18 +66,41 @@ const CLOCK_CAP: Duration = Duration::from_secs(120);
 /// Table size of a self-play engine: small, since each game gets a fresh one.
 const TT_BYTES: usize = 4 << 20;
 
-/// Play game number `index` of the run.
+/// A self-play engine searching by `params`.
+fn engine(params: SearchParams) -> Engine {
+    Engine::new(EngineConfig {
+        tt_bytes: Some(TT_BYTES),
+        search: params,
+        ..EngineConfig::default()
+    })
+}
+
+/// Play game number `index` of the run: one engine (and table) plays both sides.
 pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
+    play_with(cfg, index, &mut [engine(SearchParams::DEFAULT)])
+}
+
+/// Game number `index` of the run (the same opening and random plies' draws as
+/// `play_game`'s) between two searches: black searches by `black`, white by `white`, each
+/// engine with its own table.
+pub fn play_match_game(
+    cfg: &SelfPlay,
+    index: usize,
+    black: SearchParams,
+    white: SearchParams,
+) -> Game {
+    play_with(cfg, index, &mut [engine(black), engine(white)])
+}
+
+/// Game `index` with `engines` to move: one for both sides, or black's and white's. Every
+/// engine hears every move; the random plies and the win check read the first one's board.
+fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
     let mut rng =
         StdRng::seed_from_u64(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
     let size = match cfg.sizes.len() {
         0 => 15,
         n => cfg.sizes[index % n].clamp(5, 32),
     };
-    let mut engine = Engine::new(EngineConfig {
-        tt_bytes: Some(TT_BYTES),
-        ..EngineConfig::default()
-    });
     let mut game = Game {
         size,
         rule_bits: cfg.rule.exact_five as u32 | (cfg.rule.caro as u32) << 3,
@@ -83,9 +109,24 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
         moves: Vec::new(),
         scores: Vec::new(),
     };
-    if engine.new_game(size, cfg.rule).is_err() {
+    if engines
+        .iter_mut()
+        .any(|e| e.new_game(size, cfg.rule).is_err())
+    {
         return game;
     }
+    // Every engine plays `pos`; false when the first refuses it (the others then never
+    // see it, so the boards stay equal).
+    let play = |engines: &mut [Engine], pos: Pos| -> bool {
+        let ok = engines[0].play(pos).is_ok();
+        if ok {
+            for e in &mut engines[1..] {
+                // Equal boards accept the same move.
+                let _ = e.play(pos);
+            }
+        }
+        ok
+    };
     // The opening: distinct random cells in a square around the centre.
     let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
     let stones = rng.random_range(lo..=hi);
@@ -95,7 +136,7 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
         let x = (centre + rng.random_range(-spread..=spread)) as usize;
         let y = (centre + rng.random_range(-spread..=spread)) as usize;
         let pos = Pos::new(x, y);
-        if engine.play(pos).is_ok() {
+        if play(engines, pos) {
             game.moves.push(pos);
             game.scores.push(None);
         }
@@ -106,7 +147,10 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
         let ply = game.moves.len();
         let random = ply - game.opening < cfg.random_plies && rng.random_bool(cfg.random_chance);
         let (pos, score) = if random {
-            (random_good_move(&engine, cfg.random_top, &mut rng), None)
+            (
+                random_good_move(&engines[0], cfg.random_top, &mut rng),
+                None,
+            )
         } else {
             // A wall-clock cap far above what the node budget takes guards against a
             // pathological search; within it, the move follows from the nodes alone. (The
@@ -116,19 +160,21 @@ pub fn play_game(cfg: &SelfPlay, index: usize) -> Game {
                 max_nodes: Some(cfg.nodes),
                 ..Limits::time(CLOCK_CAP)
             };
-            let r = engine.think(&limits);
+            let side = engines[0].board().side_to_move().idx();
+            let n = engines.len();
+            let r = engines[side % n].think(&limits);
             // Under a node cap the root's threat search may spend the whole budget without
             // a proof, leaving the alpha-beta nothing: the move is the engine's static
             // fallback and its score says nothing.
             let searched = r.depth > 0 || r.score.abs() >= WIN_BOUND;
             (r.best, searched.then_some(r.score))
         };
-        if engine.play(pos).is_err() {
+        if !play(engines, pos) {
             break;
         }
         game.moves.push(pos);
         game.scores.push(score);
-        if engine.board().last_move_won() {
+        if engines[0].board().last_move_won() {
             game.result = sign(ply);
             break;
         }

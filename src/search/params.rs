@@ -1,0 +1,214 @@
+//! The search's tunable numbers as one value: the move-ordering weights (threat classes,
+//! evaluation shares, killers, history) and a few margins. `SearchParams::DEFAULT` is what
+//! the engine plays with; a tuner (`wuzi-tune spsa`) or an engine hacker
+//! (`pbrain-wuzi --search-params FILE`) can hand the search another value without
+//! recompiling. Each search copies its value, so two engines in one process can differ.
+//!
+//! The text form is one `name = value` line per number (`#` starts a comment); names are
+//! those of [`SearchParams::NAMES`], and a file may give any subset of them.
+
+use crate::eval::weights::{ASPIRATION, FUTILITY_PER_PLY};
+use crate::eval::OrderWeights;
+use crate::types::Score;
+use std::fmt;
+
+/// Numbers the search reads at run time instead of as constants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// The static move ordering's weights.
+    pub order: OrderWeights,
+    /// Ordering bonuses of the two killer moves of a ply.
+    pub killer: [i32; 2],
+    /// Cap of a move's (scaled) history bonus.
+    pub history_cap: i32,
+    /// Late-move pruning keeps `lmp_base + lmp_quad · d² / 8` moves at depth `d`.
+    pub lmp_base: i32,
+    /// See `lmp_base`.
+    pub lmp_quad: i32,
+    /// Aspiration window half-width of each iteration's first try.
+    pub aspiration: Score,
+    /// Reverse futility margin per ply.
+    pub futility_per_ply: Score,
+}
+
+/// Why a parameter text was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamsError(pub String);
+
+impl fmt::Display for ParamsError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for ParamsError {}
+
+/// The classes whose ordering weights are tunable: all but "nothing", the open four and the
+/// five (those two decide the game, and the node kinds already put them first).
+const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
+
+impl SearchParams {
+    /// What the engine plays with.
+    pub const DEFAULT: SearchParams = SearchParams {
+        order: OrderWeights::DEFAULT,
+        killer: [400, 300],
+        history_cap: 300,
+        lmp_base: 3,
+        lmp_quad: 8,
+        aspiration: ASPIRATION,
+        futility_per_ply: FUTILITY_PER_PLY,
+    };
+
+    /// The names of the numbers, in a fixed order.
+    pub fn names() -> Vec<String> {
+        let mut names = Vec::new();
+        for side in ["attack", "block"] {
+            names.extend(TUNED_CLASSES.map(|k| format!("{side}.{k}")));
+        }
+        names.extend(
+            [
+                "value_own",
+                "value_opp",
+                "killer.0",
+                "killer.1",
+                "history_cap",
+                "lmp_base",
+                "lmp_quad",
+                "aspiration",
+                "futility_per_ply",
+            ]
+            .map(String::from),
+        );
+        names
+    }
+
+    /// The number called `name`, to read or change.
+    pub fn slot(&mut self, name: &str) -> Option<&mut i32> {
+        let indexed = |prefix: &str| -> Option<usize> {
+            let k: usize = name.strip_prefix(prefix)?.parse().ok()?;
+            TUNED_CLASSES.contains(&k).then_some(k)
+        };
+        if let Some(k) = indexed("attack.") {
+            return Some(&mut self.order.attack[k]);
+        }
+        if let Some(k) = indexed("block.") {
+            return Some(&mut self.order.block[k]);
+        }
+        Some(match name {
+            "value_own" => &mut self.order.value_own,
+            "value_opp" => &mut self.order.value_opp,
+            "killer.0" => &mut self.killer[0],
+            "killer.1" => &mut self.killer[1],
+            "history_cap" => &mut self.history_cap,
+            "lmp_base" => &mut self.lmp_base,
+            "lmp_quad" => &mut self.lmp_quad,
+            "aspiration" => &mut self.aspiration,
+            "futility_per_ply" => &mut self.futility_per_ply,
+            _ => return None,
+        })
+    }
+
+    /// The number called `name`.
+    pub fn get(&self, name: &str) -> Option<i32> {
+        let mut copy = *self;
+        copy.slot(name).map(|v| *v)
+    }
+
+    /// The range a number may take: ordering weights and bonuses stay non-negative, the
+    /// pruning count keeps at least one move, and the windows and margins stay positive.
+    pub fn range(name: &str) -> (i32, i32) {
+        match name {
+            "lmp_base" => (1, 20),
+            "lmp_quad" => (1, 64),
+            "aspiration" | "futility_per_ply" => (5, 1000),
+            // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
+            "value_own" | "value_opp" => (0, 256),
+            _ => (0, 100_000),
+        }
+    }
+
+    /// `DEFAULT` with the lines of `text` applied.
+    pub fn parse(text: &str) -> Result<SearchParams, ParamsError> {
+        let mut p = SearchParams::DEFAULT;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let err = |why: &str| ParamsError(format!("line {}: {why}: `{line}`", n + 1));
+            let (name, value) = line.split_once('=').ok_or_else(|| err("no `=`"))?;
+            let name = name.trim();
+            let value: i32 = value
+                .trim()
+                .parse()
+                .map_err(|_| err("the value is not an integer"))?;
+            let (lo, hi) = SearchParams::range(name);
+            if !(lo..=hi).contains(&value) {
+                return Err(err(&format!("out of range {lo}..={hi}")));
+            }
+            *p.slot(name).ok_or_else(|| err("unknown name"))? = value;
+        }
+        Ok(p)
+    }
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams::DEFAULT
+    }
+}
+
+impl fmt::Display for SearchParams {
+    /// Every number as a `name = value` line, readable by `parse`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for name in SearchParams::names() {
+            writeln!(f, "{name} = {}", self.get(&name).unwrap_or_default())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_has_a_slot_and_the_text_form_round_trips() {
+        let mut p = SearchParams::DEFAULT;
+        for name in SearchParams::names() {
+            let slot = p
+                .slot(&name)
+                .unwrap_or_else(|| panic!("{name} has no slot"));
+            *slot += 1;
+            let mut other = SearchParams::DEFAULT;
+            *other.slot(&name).expect("a slot") += 1;
+            assert_ne!(other, SearchParams::DEFAULT, "{name} changes nothing");
+        }
+        assert_ne!(p, SearchParams::DEFAULT);
+        assert_eq!(SearchParams::parse(&p.to_string()), Ok(p));
+        assert_eq!(
+            SearchParams::parse(&SearchParams::DEFAULT.to_string()),
+            Ok(SearchParams::DEFAULT)
+        );
+    }
+
+    #[test]
+    fn a_partial_file_keeps_the_defaults_and_bad_lines_are_refused() {
+        let p = SearchParams::parse("# tuned\nattack.5 = 31\n\nkiller.1=250 # note\n");
+        let p = p.expect("valid text");
+        assert_eq!(p.order.attack[5], 31);
+        assert_eq!(p.killer, [400, 250]);
+        assert_eq!(p.order.block, SearchParams::DEFAULT.order.block);
+        for bad in [
+            "attack.5 31",
+            "attack.12 = 5",
+            "nonsense = 1",
+            "lmp_base = 0",
+            "value_own = 257",
+            "killer.0 = x",
+        ] {
+            let e = SearchParams::parse(bad).expect_err(bad);
+            assert!(e.0.starts_with("line 1:"), "{e}");
+        }
+    }
+}

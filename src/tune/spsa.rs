@@ -1,0 +1,231 @@
+//! Tuning the search's numbers (`SearchParams`) by SPSA on game results: each step
+//! perturbs every tuned number at once by ±its step size, plays one opening with each
+//! colour between the two perturbed searches (`selfplay::play_match_game`, at a fixed node
+//! count), and moves the numbers toward the side that scored more. The answer is the mean
+//! of the second half of the steps' values, which averages the noise of single games out.
+//!
+//! Every step follows from the seed and its index (its perturbation and its opening), and
+//! steps run in batches of four per thread from the same values, so a run is the same on
+//! any machine for the same thread count.
+
+use super::selfplay::{play_match_game, SelfPlay};
+use crate::search::SearchParams;
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Steps per thread in a batch (all played from the same numbers).
+const BATCH_PER_THREAD: usize = 4;
+
+/// What to tune, and how.
+#[derive(Clone, Debug)]
+pub struct Spsa {
+    /// Game pairs (steps) to play.
+    pub pairs: usize,
+    /// The games: node count, seed, sizes, rule, openings, threads (`games` is unused).
+    pub play: SelfPlay,
+    /// Step of a number per point of result, as a share of its perturbation size.
+    pub rate: f64,
+    /// Where the numbers start.
+    pub start: SearchParams,
+    /// The numbers tuned (names of `SearchParams::names`); the rest stay at `start`.
+    pub names: Vec<String>,
+}
+
+/// One tuned number as SPSA sees it.
+#[derive(Clone, Debug)]
+pub struct Knob {
+    /// Its name in `SearchParams`.
+    pub name: String,
+    /// Its current value (real-valued; the searches get it rounded).
+    pub value: f64,
+    /// The perturbation size: each step plays value ± this.
+    pub c: f64,
+    /// Its range.
+    pub range: (i32, i32),
+}
+
+/// The perturbation size of a number that starts at `v`: a fifth of it, at least 1 (a
+/// smaller step would often round to no change at all).
+fn perturbation(name: &str, v: i32) -> f64 {
+    match name {
+        "lmp_base" => 1.0,
+        _ => (v.abs() as f64 * 0.2).max(1.0),
+    }
+}
+
+impl Knob {
+    /// The knob of `name`, starting at its value in `start`; `None` for an unknown name.
+    pub fn new(name: &str, start: &SearchParams) -> Option<Knob> {
+        let v = start.get(name)?;
+        Some(Knob {
+            name: name.to_string(),
+            value: v as f64,
+            c: perturbation(name, v),
+            range: SearchParams::range(name),
+        })
+    }
+
+    /// `value + sign · c`, rounded into the range.
+    fn at(&self, sign: f64) -> i32 {
+        let (lo, hi) = self.range;
+        ((self.value + sign * self.c).round() as i64).clamp(lo as i64, hi as i64) as i32
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub struct SpsaOutcome {
+    /// `start` with the tuned numbers at the mean of the second half of the steps.
+    pub params: SearchParams,
+    /// The knobs as they stood after the last step.
+    pub last: Vec<Knob>,
+    /// Points scored by the "plus" side over all games, and games played.
+    pub plus_points: f64,
+    /// Games played (two per pair).
+    pub games: usize,
+}
+
+/// `base` with the named numbers set.
+fn with_values<'a>(
+    base: &SearchParams,
+    values: impl IntoIterator<Item = (&'a str, i32)>,
+) -> SearchParams {
+    let mut p = *base;
+    for (name, v) in values {
+        if let Some(slot) = p.slot(name) {
+            *slot = v;
+        }
+    }
+    p
+}
+
+/// The signs of step `index`'s perturbation, one per knob.
+fn signs(seed: u64, index: usize, n: usize) -> Vec<f64> {
+    let mut rng = StdRng::seed_from_u64(
+        seed ^ 0x5350_5341 ^ (index as u64).wrapping_mul(0x2545_F491_4F6C_DD1D),
+    );
+    (0..n)
+        .map(|_| if rng.random_bool(0.5) { 1.0 } else { -1.0 })
+        .collect()
+}
+
+/// Points of the side that played black in a finished game (1 win, ½ draw, 0 loss).
+fn black_points(result: i8) -> f64 {
+    (result as f64 + 1.0) / 2.0
+}
+
+/// Play step `index`: the plus side with each colour on the step's opening. Returns the
+/// plus side's points over the two games (0 to 2).
+fn step(cfg: &Spsa, base: &SearchParams, knobs: &[Knob], index: usize) -> f64 {
+    let delta = signs(cfg.play.seed, index, knobs.len());
+    let at = |sign: f64| {
+        let values = knobs
+            .iter()
+            .zip(&delta)
+            .map(|(k, d)| (k.name.as_str(), k.at(sign * d)));
+        with_values(base, values)
+    };
+    let (plus, minus) = (at(1.0), at(-1.0));
+    let g1 = play_match_game(&cfg.play, index, plus, minus);
+    let g2 = play_match_game(&cfg.play, index, minus, plus);
+    black_points(g1.result) + (1.0 - black_points(g2.result))
+}
+
+/// Run the tuning; `progress` hears after each batch of steps (steps done, the knobs).
+pub fn run(cfg: &Spsa, progress: &(dyn Fn(usize, &[Knob]) + Sync)) -> Result<SpsaOutcome, String> {
+    let mut knobs = Vec::new();
+    for name in &cfg.names {
+        knobs.push(Knob::new(name, &cfg.start).ok_or_else(|| format!("unknown number `{name}`"))?);
+    }
+    let threads = cfg.play.threads.clamp(1, 64);
+    let mut sums = vec![0.0; knobs.len()];
+    let mut averaged = 0usize;
+    let mut plus_points = 0.0;
+    let mut done = 0;
+    while done < cfg.pairs {
+        // A batch of a few steps per thread, handed out one at a time, so a thread that
+        // drew short games takes the next step instead of waiting for the others.
+        let batch: Vec<usize> =
+            (done..(done + BATCH_PER_THREAD * threads).min(cfg.pairs)).collect();
+        let next = AtomicUsize::new(0);
+        let mut results: Vec<(usize, f64)> = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..threads)
+                .map(|_| {
+                    let (knobs, batch, next) = (&knobs, &batch, &next);
+                    s.spawn(move || {
+                        let mut mine = Vec::new();
+                        while let Some(&i) = batch.get(next.fetch_add(1, Ordering::Relaxed)) {
+                            mine.push((i, step(cfg, &cfg.start, knobs, i)));
+                        }
+                        mine
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect()
+        });
+        // Updates in step order, whichever thread played them.
+        results.sort_by_key(|&(i, _)| i);
+        for (i, points) in results {
+            plus_points += points;
+            // The plus side's score over the pair, centred: -2 (lost both) to +2.
+            let r = 2.0 * points - 2.0;
+            let delta = signs(cfg.play.seed, i, knobs.len());
+            for (k, d) in knobs.iter_mut().zip(delta) {
+                let (lo, hi) = k.range;
+                k.value = (k.value + cfg.rate * k.c * r * d).clamp(lo as f64, hi as f64);
+            }
+        }
+        done += batch.len();
+        if 2 * done > cfg.pairs {
+            for (s, k) in sums.iter_mut().zip(&knobs) {
+                *s += k.value;
+            }
+            averaged += 1;
+        }
+        progress(done, &knobs);
+    }
+    let n = averaged.max(1) as f64;
+    let params = with_values(
+        &cfg.start,
+        knobs.iter().zip(&sums).map(|(k, s)| {
+            let (lo, hi) = k.range;
+            let mean = (s / n).round() as i64;
+            (k.name.as_str(), mean.clamp(lo as i64, hi as i64) as i32)
+        }),
+    );
+    Ok(SpsaOutcome {
+        params,
+        last: knobs,
+        plus_points,
+        games: 2 * cfg.pairs,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perturbations_are_symmetric_and_stay_in_range() {
+        let p = SearchParams::DEFAULT;
+        let k = Knob::new("lmp_base", &p).expect("a knob");
+        assert_eq!((k.at(1.0), k.at(-1.0)), (4, 2));
+        let k = Knob::new("killer.0", &p).expect("a knob");
+        assert_eq!((k.at(1.0), k.at(-1.0)), (480, 320));
+        let mut k = Knob::new("attack.1", &p).expect("a knob");
+        k.value = 0.2;
+        assert_eq!(k.at(-1.0), 0, "clamped at the range's floor");
+        assert!(Knob::new("no.such", &p).is_none());
+    }
+
+    #[test]
+    fn signs_follow_from_seed_and_index() {
+        assert_eq!(signs(7, 3, 20), signs(7, 3, 20));
+        assert_ne!(signs(7, 3, 20), signs(7, 4, 20));
+        assert!(signs(1, 0, 50).iter().all(|s| s.abs() == 1.0));
+    }
+}
