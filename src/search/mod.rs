@@ -225,6 +225,8 @@ pub fn think(
         // (A forced move has no other to fall back on: the check would only spend time.)
         safety_net(&mut search, limits, max_depth, &mut result);
     }
+    // Every node of the move: the root VCF's, the alpha-beta's and the safety net's.
+    result.nodes = search.nodes();
     finish(result)
 }
 
