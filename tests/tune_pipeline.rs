@@ -8,6 +8,7 @@ use wuzi::tune::fit::Fit;
 use wuzi::tune::game::parse_games;
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::selfplay::{play_all, play_game, play_match_game, SelfPlay};
+use wuzi::tune::spsa::match_points;
 
 #[test]
 fn selfplay_fit_and_write_a_weight_file_that_loads() {
@@ -156,6 +157,16 @@ fn match_games_play_each_side_by_its_own_numbers() {
         same.moves != other.moves
     });
     assert!(differs, "the blind ordering never changed a move");
+
+    // A match counts every game once, for the side that won it.
+    let cfg = SelfPlay { threads: 2, ..cfg };
+    let (points, wld) = match_points(&cfg, 3, base, blind);
+    assert_eq!(wld.iter().sum::<usize>(), 6);
+    assert_eq!(points, wld[0] as f64 + wld[2] as f64 / 2.0);
+    assert_eq!(
+        match_points(&cfg, 3, blind, base).1,
+        [wld[1], wld[0], wld[2]]
+    );
 }
 
 /// `wuzi-tune spsa` writes numbers `pbrain-wuzi --search-params` reads: only the numbers

@@ -57,6 +57,9 @@ enum Action {
     /// Tune the search's numbers by SPSA on game pairs between two perturbed searches;
     /// writes the tuned numbers (`name = value` lines, for `pbrain-wuzi --search-params`).
     Spsa(SpsaArgs),
+    /// Play two searches' numbers against each other at a fixed node count (a quick screen
+    /// before an SPRT of the real engine): each pair is one opening with both colours.
+    Match(MatchArgs),
     /// Write the hand-set weights' data file.
     Hand {
         /// Where (e.g. src/eval/sets/hand.rs).
@@ -124,6 +127,31 @@ struct SpsaArgs {
     /// Where to write the tuned numbers.
     #[arg(long, default_value = "tune-out/search-params.txt")]
     write: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct MatchArgs {
+    /// The first side's numbers (`name = value` lines; default: the engine's).
+    #[arg(long)]
+    a: Option<PathBuf>,
+    /// The second side's numbers (default: the engine's).
+    #[arg(long)]
+    b: Option<PathBuf>,
+    /// Game pairs.
+    #[arg(long, default_value_t = 200)]
+    pairs: usize,
+    /// Nodes per searched move.
+    #[arg(long, default_value_t = 50_000)]
+    nodes: u64,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Board sides, used in turn.
+    #[arg(long, value_delimiter = ',', default_value = "20")]
+    sizes: Vec<usize>,
+    /// Worker threads (the games do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
 }
 
 #[derive(Args, Debug)]
@@ -280,15 +308,49 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     Ok(())
 }
 
-fn spsa(a: &SpsaArgs) -> Result<(), String> {
-    let start_params = match &a.start {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            SearchParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?
-        }
-        None => SearchParams::DEFAULT,
+/// The numbers of a `name = value` file over the engine's, or the engine's alone.
+fn read_params(path: Option<&Path>) -> Result<SearchParams, String> {
+    let Some(path) = path else {
+        return Ok(SearchParams::DEFAULT);
     };
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    SearchParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn play_match(a: &MatchArgs) -> Result<(), String> {
+    let (pa, pb) = (read_params(a.a.as_deref())?, read_params(a.b.as_deref())?);
+    let play = SelfPlay {
+        nodes: a.nodes,
+        seed: a.seed,
+        sizes: a.sizes.clone(),
+        threads: a.threads,
+        ..SelfPlay::default()
+    };
+    let clock = Instant::now();
+    let (points, [w, l, d]) = spsa::match_points(&play, a.pairs, pa, pb);
+    let n = (w + l + d) as f64;
+    let score = points / n.max(1.0);
+    // The score's 95 % interval from the games' own spread, mapped to Elo.
+    let var = (w as f64 * (1.0 - score).powi(2)
+        + l as f64 * score.powi(2)
+        + d as f64 * (0.5 - score).powi(2))
+        / n.max(1.0);
+    let half = 1.96 * (var / n.max(1.0)).sqrt();
+    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+    println!(
+        "a vs b: {w} - {l} - {d} of {n} games at {} nodes, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
+        a.nodes,
+        100.0 * score,
+        elo(score),
+        elo(score - half),
+        elo(score + half),
+        clock.elapsed()
+    );
+    Ok(())
+}
+
+fn spsa(a: &SpsaArgs) -> Result<(), String> {
+    let start_params = read_params(a.start.as_deref())?;
     let cfg = Spsa {
         pairs: a.pairs,
         play: SelfPlay {
@@ -372,6 +434,7 @@ fn run(cli: Cli) -> Result<(), String> {
             fit(&games, &a, &play.out, &source)
         }
         Action::Spsa(a) => spsa(&a),
+        Action::Match(a) => play_match(&a),
         Action::Hand { write } => {
             let header = [
                 "The hand-set evaluation weights: the engine's default set (`tune::hand`)."

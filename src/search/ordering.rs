@@ -65,13 +65,54 @@ impl MovePicker {
     }
 }
 
+/// A move farther than this (Chebyshev) from a recent move is "far" from it.
+const FAR_DISTANCE: usize = 4;
+
+/// The ordering's locality factor (PentaZen's): the static score of a move far from both
+/// of the last two moves keeps `far2` percent of itself, and of a move far from all of the
+/// last four, `far4` percent. At 100 and 100 (the defaults) it is off and costs nothing.
+#[derive(Clone, Copy)]
+struct Locality {
+    recent: [Option<Pos>; 4],
+    far2: i32,
+    far4: i32,
+}
+
+impl Locality {
+    /// `s`, the static score of `m`, scaled by how far `m` is from the recent moves.
+    #[inline]
+    fn scale(&self, m: Pos, s: i32) -> i32 {
+        if self.far2 == 100 && self.far4 == 100 {
+            return s;
+        }
+        let far = |k: usize| self.recent[k].is_some_and(|r| r.distance(m) > FAR_DISTANCE);
+        if !(far(0) && far(1)) {
+            s
+        } else if far(2) && far(3) {
+            s * self.far4 / 100
+        } else {
+            s * self.far2 / 100
+        }
+    }
+}
+
 impl Search<'_> {
+    /// The locality factor of this node's moves.
+    fn locality(&self) -> Locality {
+        Locality {
+            recent: [0, 1, 2, 3].map(|k| self.board.recent_move(k)),
+            far2: self.params.far_recent2,
+            far4: self.params.far_recent4,
+        }
+    }
+
     /// A picker over `moves` (which the caller has cleared of forbidden cells).
     pub(super) fn pick_from(&self, moves: &MoveList, tt_move: Pos, ply: usize) -> MovePicker {
+        let near = self.locality();
         MovePicker {
             keys: moves
                 .iter()
-                .map(|&m| self.order_key(m, tt_move, ply))
+                .map(|&m| self.order_key(m, tt_move, ply, &near))
                 .collect(),
             next: 0,
         }
@@ -86,9 +127,10 @@ impl Search<'_> {
         if self.board.rule().renju {
             return self.pick_legal_candidates(tt_move, ply);
         }
+        let near = self.locality();
         let mut keys = SmallVec::new();
         self.board
-            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply)));
+            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply, &near)));
         MovePicker { keys, next: 0 }
     }
 
@@ -96,22 +138,24 @@ impl Search<'_> {
     #[inline(never)]
     fn pick_legal_candidates(&self, tt_move: Pos, ply: usize) -> MovePicker {
         let me = self.board.side_to_move();
+        let near = self.locality();
         let mut keys = SmallVec::new();
         self.board.for_each_candidate(|m| {
             if !self.board.is_forbidden_for(m, me) {
-                keys.push(self.order_key(m, tt_move, ply));
+                keys.push(self.order_key(m, tt_move, ply, &near));
             }
         });
         MovePicker { keys, next: 0 }
     }
 
-    /// The ordering key of `m`: static score, table move, killers and history.
+    /// The ordering key of `m`: static score (scaled by `near`), table move, killers and
+    /// history.
     #[inline]
-    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize) -> i64 {
+    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize, near: &Locality) -> i64 {
         let me = self.board.side_to_move();
         let killers = &self.killers[ply];
         let p = &self.params;
-        let mut s = p.order.score(self.board, m);
+        let mut s = near.scale(m, p.order.score(self.board, m));
         if m == tt_move {
             s += TT_MOVE_BONUS;
         } else if m == killers[0] {

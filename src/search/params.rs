@@ -29,6 +29,11 @@ pub struct SearchParams {
     pub aspiration: Score,
     /// Reverse futility margin per ply.
     pub futility_per_ply: Score,
+    /// Percent of its static ordering score a move keeps when it is farther than four
+    /// cells from both of the last two moves (100: no locality factor).
+    pub far_recent2: i32,
+    /// The same when it is that far from all of the last four moves.
+    pub far_recent4: i32,
 }
 
 /// Why a parameter text was refused.
@@ -57,6 +62,8 @@ impl SearchParams {
         lmp_quad: 8,
         aspiration: ASPIRATION,
         futility_per_ply: FUTILITY_PER_PLY,
+        far_recent2: 100,
+        far_recent4: 100,
     };
 
     /// The names of the numbers, in a fixed order.
@@ -76,6 +83,8 @@ impl SearchParams {
                 "lmp_quad",
                 "aspiration",
                 "futility_per_ply",
+                "far_recent2",
+                "far_recent4",
             ]
             .map(String::from),
         );
@@ -104,6 +113,8 @@ impl SearchParams {
             "lmp_quad" => &mut self.lmp_quad,
             "aspiration" => &mut self.aspiration,
             "futility_per_ply" => &mut self.futility_per_ply,
+            "far_recent2" => &mut self.far_recent2,
+            "far_recent4" => &mut self.far_recent4,
             _ => return None,
         })
     }
@@ -123,6 +134,7 @@ impl SearchParams {
             "aspiration" | "futility_per_ply" => (5, 1000),
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),
+            "far_recent2" | "far_recent4" => (0, 100),
             _ => (0, 100_000),
         }
     }
@@ -176,12 +188,15 @@ mod tests {
     fn every_name_has_a_slot_and_the_text_form_round_trips() {
         let mut p = SearchParams::DEFAULT;
         for name in SearchParams::names() {
-            let slot = p
-                .slot(&name)
-                .unwrap_or_else(|| panic!("{name} has no slot"));
-            *slot += 1;
+            // One step inside the range.
+            let (_, hi) = SearchParams::range(&name);
+            let step = |v: &mut i32| *v = if *v < hi { *v + 1 } else { *v - 1 };
+            step(
+                p.slot(&name)
+                    .unwrap_or_else(|| panic!("{name} has no slot")),
+            );
             let mut other = SearchParams::DEFAULT;
-            *other.slot(&name).expect("a slot") += 1;
+            step(other.slot(&name).expect("a slot"));
             assert_ne!(other, SearchParams::DEFAULT, "{name} changes nothing");
         }
         assert_ne!(p, SearchParams::DEFAULT);

@@ -132,6 +132,63 @@ fn step(cfg: &Spsa, base: &SearchParams, knobs: &[Knob], index: usize) -> f64 {
     black_points(g1.result) + (1.0 - black_points(g2.result))
 }
 
+/// `f` of each of `indices` on `threads` threads, handed out one at a time (so a thread
+/// that drew short games takes the next instead of waiting), in the order of `indices`.
+fn in_parallel<T: Send>(
+    indices: &[usize],
+    threads: usize,
+    f: impl Fn(usize) -> T + Sync,
+) -> Vec<(usize, T)> {
+    let next = AtomicUsize::new(0);
+    let mut results: Vec<(usize, T)> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads.clamp(1, 64))
+            .map(|_| {
+                let (f, next) = (&f, &next);
+                s.spawn(move || {
+                    let mut mine = Vec::new();
+                    while let Some(&i) = indices.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        mine.push((i, f(i)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        // A worker that panicked loses its results; the rest are kept.
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    results.sort_by_key(|&(i, _)| i);
+    results
+}
+
+/// A match between two searches' numbers: `a` against `b` on `pairs` openings of `play`,
+/// each with both colours. Returns `a`'s points (win 1, draw ½) over the `2 · pairs` games,
+/// and its wins, losses and draws.
+pub fn match_points(
+    play: &SelfPlay,
+    pairs: usize,
+    a: SearchParams,
+    b: SearchParams,
+) -> (f64, [usize; 3]) {
+    let indices: Vec<usize> = (0..pairs).collect();
+    let results = in_parallel(&indices, play.threads, |i| {
+        let g1 = play_match_game(play, i, a, b);
+        let g2 = play_match_game(play, i, b, a);
+        [g1.result, -g2.result]
+    });
+    let mut wld = [0; 3];
+    for r in results.iter().flat_map(|(_, r)| r) {
+        wld[match r {
+            1 => 0,
+            -1 => 1,
+            _ => 2,
+        }] += 1;
+    }
+    (wld[0] as f64 + wld[2] as f64 / 2.0, wld)
+}
+
 /// Run the tuning; `progress` hears after each batch of steps (steps done, the knobs).
 pub fn run(cfg: &Spsa, progress: &(dyn Fn(usize, &[Knob]) + Sync)) -> Result<SpsaOutcome, String> {
     let mut knobs = Vec::new();
@@ -144,31 +201,9 @@ pub fn run(cfg: &Spsa, progress: &(dyn Fn(usize, &[Knob]) + Sync)) -> Result<Sps
     let mut plus_points = 0.0;
     let mut done = 0;
     while done < cfg.pairs {
-        // A batch of a few steps per thread, handed out one at a time, so a thread that
-        // drew short games takes the next step instead of waiting for the others.
         let batch: Vec<usize> =
             (done..(done + BATCH_PER_THREAD * threads).min(cfg.pairs)).collect();
-        let next = AtomicUsize::new(0);
-        let mut results: Vec<(usize, f64)> = std::thread::scope(|s| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let (knobs, batch, next) = (&knobs, &batch, &next);
-                    s.spawn(move || {
-                        let mut mine = Vec::new();
-                        while let Some(&i) = batch.get(next.fetch_add(1, Ordering::Relaxed)) {
-                            mine.push((i, step(cfg, &cfg.start, knobs, i)));
-                        }
-                        mine
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().unwrap_or_default())
-                .collect()
-        });
-        // Updates in step order, whichever thread played them.
-        results.sort_by_key(|&(i, _)| i);
+        let results = in_parallel(&batch, threads, |i| step(cfg, &cfg.start, &knobs, i));
         for (i, points) in results {
             plus_points += points;
             // The plus side's score over the pair, centred: -2 (lost both) to +2.
