@@ -7,7 +7,9 @@ use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
 use wuzi::tune::game::parse_games;
 use wuzi::tune::pipeline::{fit_games, Plan};
-use wuzi::tune::selfplay::{play_all, play_game, play_match_game, SelfPlay};
+use wuzi::tune::selfplay::{
+    engine, opening_score, play_all, play_game, play_match_game, Balance, SelfPlay,
+};
 use wuzi::tune::spsa::match_points;
 
 #[test]
@@ -160,13 +162,53 @@ fn match_games_play_each_side_by_its_own_numbers() {
 
     // A match counts every game once, for the side that won it.
     let cfg = SelfPlay { threads: 2, ..cfg };
-    let (points, wld) = match_points(&cfg, 3, base, blind);
-    assert_eq!(wld.iter().sum::<usize>(), 6);
-    assert_eq!(points, wld[0] as f64 + wld[2] as f64 / 2.0);
-    assert_eq!(
-        match_points(&cfg, 3, blind, base).1,
-        [wld[1], wld[0], wld[2]]
-    );
+    let m = match_points(&cfg, 3, base, blind);
+    assert_eq!(m.wld.iter().sum::<usize>(), 6);
+    assert_eq!(m.penta.iter().sum::<usize>(), 3);
+    let half_points: usize = m.penta.iter().enumerate().map(|(k, n)| k * n).sum();
+    assert_eq!(half_points as f64, 2.0 * m.points());
+    let swapped = match_points(&cfg, 3, blind, base);
+    assert_eq!(swapped.wld, [m.wld[1], m.wld[0], m.wld[2]]);
+    let mut mirrored = m.penta;
+    mirrored.reverse();
+    assert_eq!(swapped.penta, mirrored);
+}
+
+/// Under `balance`, a game's opening is one a search scores as even (of the openings drawn,
+/// when any is), judged by a fresh engine: a fresh engine scores it the same.
+#[test]
+fn balanced_openings_are_even_by_a_search() {
+    let balance = Balance {
+        nodes: 3000,
+        bound: 60,
+        tries: 40,
+    };
+    let cfg = SelfPlay {
+        nodes: 1500,
+        seed: 21,
+        sizes: vec![15],
+        random_plies: 0,
+        balance: Some(balance),
+        ..SelfPlay::default()
+    };
+    let free = SelfPlay {
+        balance: None,
+        ..cfg.clone()
+    };
+    let mut redrawn = 0;
+    for i in 0..4 {
+        let g = play_match_game(&cfg, i, SearchParams::DEFAULT, SearchParams::DEFAULT);
+        let mut judge = engine(SearchParams::DEFAULT);
+        judge.new_game(15, wuzi::Rule::FREESTYLE).expect("a board");
+        for &p in &g.moves[..g.opening] {
+            judge.play(p).expect("an opening stone");
+        }
+        let score = opening_score(&mut judge, balance.nodes);
+        assert!(score.abs() <= balance.bound, "game {i}: {score}");
+        let unfiltered = play_match_game(&free, i, SearchParams::DEFAULT, SearchParams::DEFAULT);
+        redrawn += (unfiltered.moves[..unfiltered.opening] != g.moves[..g.opening]) as usize;
+    }
+    assert!(redrawn > 0, "no opening was drawn again");
 }
 
 /// `wuzi-tune spsa` writes numbers `pbrain-wuzi --search-params` reads: only the numbers

@@ -21,7 +21,7 @@ use wuzi::tune::fit::Fit;
 use wuzi::tune::game::{parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
-use wuzi::tune::selfplay::{play_all, SelfPlay};
+use wuzi::tune::selfplay::{play_all, Balance, SelfPlay};
 use wuzi::tune::spsa::{self, Spsa};
 use wuzi::Rule;
 
@@ -112,9 +112,11 @@ struct SpsaArgs {
     /// Board sides, used in turn.
     #[arg(long, value_delimiter = ',', default_value = "20")]
     sizes: Vec<usize>,
-    /// Worker threads (a batch of this many steps runs from the same numbers).
+    /// Worker threads (a batch of four steps a thread runs from the same numbers).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    #[command(flatten)]
+    openings: OpeningArgs,
     /// Step of a number per point of a pair's result, as a share of its perturbation.
     #[arg(long, default_value_t = 0.005)]
     rate: f64,
@@ -152,6 +154,42 @@ struct MatchArgs {
     /// Worker threads (the games do not depend on it).
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    #[command(flatten)]
+    openings: OpeningArgs,
+}
+
+/// The openings of games between two searches. Random openings mostly favour one colour,
+/// and a pair that each colour wins says nothing about the two searches, so by default
+/// only openings a short search scores as even are played, with no random plies after.
+#[derive(Args, Debug)]
+struct OpeningArgs {
+    /// Nodes of the search that judges an opening (0: play any opening).
+    #[arg(long, default_value_t = 20_000)]
+    balance_nodes: u64,
+    /// Largest score of an even opening.
+    #[arg(long, default_value_t = 60)]
+    balance_bound: i32,
+    /// Openings drawn at most per game (then the most even one is played).
+    #[arg(long, default_value_t = 30)]
+    balance_tries: usize,
+    /// Plies after the opening that may be a random good move (a quarter of them are).
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+}
+
+impl OpeningArgs {
+    /// `play` with these openings.
+    fn apply(&self, play: SelfPlay) -> SelfPlay {
+        SelfPlay {
+            balance: (self.balance_nodes > 0).then_some(Balance {
+                nodes: self.balance_nodes,
+                bound: self.balance_bound,
+                tries: self.balance_tries,
+            }),
+            random_plies: self.random_plies,
+            ..play
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -319,15 +357,16 @@ fn read_params(path: Option<&Path>) -> Result<SearchParams, String> {
 
 fn play_match(a: &MatchArgs) -> Result<(), String> {
     let (pa, pb) = (read_params(a.a.as_deref())?, read_params(a.b.as_deref())?);
-    let play = SelfPlay {
+    let play = a.openings.apply(SelfPlay {
         nodes: a.nodes,
         seed: a.seed,
         sizes: a.sizes.clone(),
         threads: a.threads,
         ..SelfPlay::default()
-    };
+    });
     let clock = Instant::now();
-    let (points, [w, l, d]) = spsa::match_points(&play, a.pairs, pa, pb);
+    let outcome = spsa::match_points(&play, a.pairs, pa, pb);
+    let ([w, l, d], points) = (outcome.wld, outcome.points());
     let n = (w + l + d) as f64;
     let score = points / n.max(1.0);
     // The score's 95 % interval from the games' own spread, mapped to Elo.
@@ -338,8 +377,9 @@ fn play_match(a: &MatchArgs) -> Result<(), String> {
     let half = 1.96 * (var / n.max(1.0)).sqrt();
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
     println!(
-        "a vs b: {w} - {l} - {d} of {n} games at {} nodes, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
+        "a vs b: {w} - {l} - {d} of {n} games at {} nodes, pairs by a's half points (0..4) {:?}, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
         a.nodes,
+        outcome.penta,
         100.0 * score,
         elo(score),
         elo(score - half),
@@ -353,13 +393,13 @@ fn spsa(a: &SpsaArgs) -> Result<(), String> {
     let start_params = read_params(a.start.as_deref())?;
     let cfg = Spsa {
         pairs: a.pairs,
-        play: SelfPlay {
+        play: a.openings.apply(SelfPlay {
             nodes: a.nodes,
             seed: a.seed,
             sizes: a.sizes.clone(),
             threads: a.threads,
             ..SelfPlay::default()
-        },
+        }),
         rate: a.rate,
         start: start_params,
         names: if a.only.is_empty() {

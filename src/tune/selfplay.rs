@@ -40,6 +40,20 @@ pub struct SelfPlay {
     pub random_top: usize,
     /// Worker threads.
     pub threads: usize,
+    /// Keep only openings a search scores as even (`None`: any opening).
+    pub balance: Option<Balance>,
+}
+
+/// How an opening is judged even enough to play: a search of `nodes` from the side to
+/// move scores it within ±`bound`; at most `tries` openings are drawn.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Balance {
+    /// Nodes of the judging search.
+    pub nodes: u64,
+    /// Largest score (either side's) an even opening may have.
+    pub bound: Score,
+    /// Openings drawn at most.
+    pub tries: usize,
 }
 
 impl Default for SelfPlay {
@@ -56,6 +70,7 @@ impl Default for SelfPlay {
             random_chance: 0.25,
             random_top: 3,
             threads: 1,
+            balance: None,
         }
     }
 }
@@ -67,7 +82,7 @@ const CLOCK_CAP: Duration = Duration::from_secs(120);
 const TT_BYTES: usize = 4 << 20;
 
 /// A self-play engine searching by `params`.
-fn engine(params: SearchParams) -> Engine {
+pub fn engine(params: SearchParams) -> Engine {
     Engine::new(EngineConfig {
         tt_bytes: Some(TT_BYTES),
         search: params,
@@ -127,15 +142,7 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
         }
         ok
     };
-    // The opening: distinct random cells in a square around the centre.
-    let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
-    let stones = rng.random_range(lo..=hi);
-    let spread = cfg.spread.min(size / 2 - 1) as i64;
-    let centre = (size / 2) as i64;
-    while game.moves.len() < stones {
-        let x = (centre + rng.random_range(-spread..=spread)) as usize;
-        let y = (centre + rng.random_range(-spread..=spread)) as usize;
-        let pos = Pos::new(x, y);
+    for pos in opening(cfg, size, &mut rng) {
         if play(engines, pos) {
             game.moves.push(pos);
             game.scores.push(None);
@@ -185,6 +192,58 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
         }
     }
     game
+}
+
+/// The opening of a game: distinct random cells in a square around the centre. Under
+/// `cfg.balance`, drawn again (up to its tries) until a search of the side to move scores
+/// it within the bound; when none is, the most even one drawn.
+fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> Vec<Pos> {
+    let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
+    let spread = cfg.spread.min(size / 2 - 1) as i64;
+    let centre = (size / 2) as i64;
+    // Each draw gets a scratch engine, with a table of its own, which places the stones and
+    // judges them: the judgement depends on the opening alone.
+    let draw = |rng: &mut StdRng| -> (Engine, Vec<Pos>) {
+        let mut scratch = engine(SearchParams::DEFAULT);
+        let mut stones = Vec::new();
+        if scratch.new_game(size, cfg.rule).is_err() {
+            return (scratch, stones);
+        }
+        let count = rng.random_range(lo..=hi);
+        while stones.len() < count {
+            let x = (centre + rng.random_range(-spread..=spread)) as usize;
+            let y = (centre + rng.random_range(-spread..=spread)) as usize;
+            let pos = Pos::new(x, y);
+            if scratch.play(pos).is_ok() {
+                stones.push(pos);
+            }
+        }
+        (scratch, stones)
+    };
+    let Some(balance) = cfg.balance else {
+        return draw(rng).1;
+    };
+    let mut best: Option<(Score, Vec<Pos>)> = None;
+    for _ in 0..balance.tries.max(1) {
+        let (mut scratch, stones) = draw(rng);
+        let score = opening_score(&mut scratch, balance.nodes).abs();
+        if score <= balance.bound {
+            return stones;
+        }
+        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+            best = Some((score, stones));
+        }
+    }
+    best.map(|(_, stones)| stones).unwrap_or_default()
+}
+
+/// The score of `engine`'s position for the side to move, by a search of `nodes`.
+pub fn opening_score(engine: &mut Engine, nodes: u64) -> Score {
+    let limits = Limits {
+        max_nodes: Some(nodes),
+        ..Limits::time(CLOCK_CAP)
+    };
+    engine.think(&limits).score
 }
 
 /// A random one of the `top` candidates with the best static ordering score.

@@ -163,30 +163,51 @@ fn in_parallel<T: Send>(
     results
 }
 
+/// What a match between two searches' numbers came to, for the first side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchOutcome {
+    /// Wins, losses and draws over all games.
+    pub wld: [usize; 3],
+    /// Pairs by the first side's points in them, in half points: 0 (lost both) to 4 (won
+    /// both). A pair each colour won (2) says only that the opening favoured a colour.
+    pub penta: [usize; 5],
+}
+
+impl MatchOutcome {
+    /// The first side's points (win 1, draw ½).
+    pub fn points(&self) -> f64 {
+        self.wld[0] as f64 + self.wld[2] as f64 / 2.0
+    }
+}
+
 /// A match between two searches' numbers: `a` against `b` on `pairs` openings of `play`,
-/// each with both colours. Returns `a`'s points (win 1, draw ½) over the `2 · pairs` games,
-/// and its wins, losses and draws.
+/// each with both colours.
 pub fn match_points(
     play: &SelfPlay,
     pairs: usize,
     a: SearchParams,
     b: SearchParams,
-) -> (f64, [usize; 3]) {
+) -> MatchOutcome {
     let indices: Vec<usize> = (0..pairs).collect();
     let results = in_parallel(&indices, play.threads, |i| {
         let g1 = play_match_game(play, i, a, b);
         let g2 = play_match_game(play, i, b, a);
         [g1.result, -g2.result]
     });
-    let mut wld = [0; 3];
-    for r in results.iter().flat_map(|(_, r)| r) {
-        wld[match r {
-            1 => 0,
-            -1 => 1,
-            _ => 2,
-        }] += 1;
+    let mut out = MatchOutcome::default();
+    for (_, pair) in &results {
+        for r in pair {
+            out.wld[match r {
+                1 => 0,
+                -1 => 1,
+                _ => 2,
+            }] += 1;
+        }
+        // Half points of `a` in the pair: a result of 1, 0 or -1 is 2, 1 or 0 of them.
+        let half: i8 = pair.iter().map(|r| r + 1).sum();
+        out.penta[half as usize] += 1;
     }
-    (wld[0] as f64 + wld[2] as f64 / 2.0, wld)
+    out
 }
 
 /// Run the tuning; `progress` hears after each batch of steps (steps done, the knobs).
