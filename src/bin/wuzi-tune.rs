@@ -100,23 +100,11 @@ struct PlayArgs {
 
 #[derive(Args, Debug)]
 struct SpsaArgs {
-    /// Game pairs (SPSA steps); each plays one random opening with both colours.
+    /// Game pairs (SPSA steps); each plays one opening with both colours.
     #[arg(long, default_value_t = 2000)]
     pairs: usize,
-    /// Nodes per searched move.
-    #[arg(long, default_value_t = 50_000)]
-    nodes: u64,
-    /// Seed of the run (openings and perturbations).
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
-    /// Board sides, used in turn.
-    #[arg(long, value_delimiter = ',', default_value = "20")]
-    sizes: Vec<usize>,
-    /// Worker threads (a batch of four steps a thread runs from the same numbers).
-    #[arg(long, default_value_t = 1)]
-    threads: usize,
     #[command(flatten)]
-    openings: OpeningArgs,
+    games: PairGames,
     /// Step of a number per point of a pair's result, as a share of its perturbation.
     #[arg(long, default_value_t = 0.005)]
     rate: f64,
@@ -139,30 +127,31 @@ struct MatchArgs {
     /// The second side's numbers (default: the engine's).
     #[arg(long)]
     b: Option<PathBuf>,
-    /// Game pairs.
+    /// Game pairs; each plays one opening with both colours.
     #[arg(long, default_value_t = 200)]
     pairs: usize,
+    #[command(flatten)]
+    games: PairGames,
+}
+
+/// Games between two searches (`spsa`, `match`). Random openings mostly favour one colour,
+/// and a pair that each colour wins says nothing about the two searches, so by default
+/// only openings a short search scores as even are played, with no random plies after.
+#[derive(Args, Debug)]
+struct PairGames {
     /// Nodes per searched move.
     #[arg(long, default_value_t = 50_000)]
     nodes: u64,
-    /// Seed of the openings.
+    /// Seed of the run (the openings, and `spsa`'s perturbations).
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Board sides, used in turn.
     #[arg(long, value_delimiter = ',', default_value = "20")]
     sizes: Vec<usize>,
-    /// Worker threads (the games do not depend on it).
+    /// Worker threads (`match`'s games do not depend on it; `spsa` runs a batch of four
+    /// steps a thread from the same numbers).
     #[arg(long, default_value_t = 1)]
     threads: usize,
-    #[command(flatten)]
-    openings: OpeningArgs,
-}
-
-/// The openings of games between two searches. Random openings mostly favour one colour,
-/// and a pair that each colour wins says nothing about the two searches, so by default
-/// only openings a short search scores as even are played, with no random plies after.
-#[derive(Args, Debug)]
-struct OpeningArgs {
     /// Nodes of the search that judges an opening (0: play any opening).
     #[arg(long, default_value_t = 20_000)]
     balance_nodes: u64,
@@ -177,17 +166,21 @@ struct OpeningArgs {
     random_plies: usize,
 }
 
-impl OpeningArgs {
-    /// `play` with these openings.
-    fn apply(&self, play: SelfPlay) -> SelfPlay {
+impl PairGames {
+    /// The self-play settings of these games.
+    fn selfplay(&self) -> SelfPlay {
         SelfPlay {
+            nodes: self.nodes,
+            seed: self.seed,
+            sizes: self.sizes.clone(),
+            threads: self.threads,
             balance: (self.balance_nodes > 0).then_some(Balance {
                 nodes: self.balance_nodes,
                 bound: self.balance_bound,
                 tries: self.balance_tries,
             }),
             random_plies: self.random_plies,
-            ..play
+            ..SelfPlay::default()
         }
     }
 }
@@ -357,13 +350,7 @@ fn read_params(path: Option<&Path>) -> Result<SearchParams, String> {
 
 fn play_match(a: &MatchArgs) -> Result<(), String> {
     let (pa, pb) = (read_params(a.a.as_deref())?, read_params(a.b.as_deref())?);
-    let play = a.openings.apply(SelfPlay {
-        nodes: a.nodes,
-        seed: a.seed,
-        sizes: a.sizes.clone(),
-        threads: a.threads,
-        ..SelfPlay::default()
-    });
+    let play = a.games.selfplay();
     let clock = Instant::now();
     let outcome = spsa::match_points(&play, a.pairs, pa, pb);
     let ([w, l, d], points) = (outcome.wld, outcome.points());
@@ -375,10 +362,11 @@ fn play_match(a: &MatchArgs) -> Result<(), String> {
         + d as f64 * (0.5 - score).powi(2))
         / n.max(1.0);
     let half = 1.96 * (var / n.max(1.0)).sqrt();
-    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10();
+    // (+ 0.0: an even score prints as +0, not -0.)
+    let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10() + 0.0;
     println!(
         "a vs b: {w} - {l} - {d} of {n} games at {} nodes, pairs by a's half points (0..4) {:?}, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
-        a.nodes,
+        a.games.nodes,
         outcome.penta,
         100.0 * score,
         elo(score),
@@ -393,13 +381,7 @@ fn spsa(a: &SpsaArgs) -> Result<(), String> {
     let start_params = read_params(a.start.as_deref())?;
     let cfg = Spsa {
         pairs: a.pairs,
-        play: a.openings.apply(SelfPlay {
-            nodes: a.nodes,
-            seed: a.seed,
-            sizes: a.sizes.clone(),
-            threads: a.threads,
-            ..SelfPlay::default()
-        }),
+        play: a.games.selfplay(),
         rate: a.rate,
         start: start_params,
         names: if a.only.is_empty() {
@@ -432,8 +414,8 @@ fn spsa(a: &SpsaArgs) -> Result<(), String> {
         today(),
         std::env::args().collect::<Vec<_>>().join(" "),
         outcome.games,
-        a.nodes,
-        a.seed,
+        a.games.nodes,
+        a.games.seed,
         a.rate,
         outcome.plus_points,
         outcome.games,
