@@ -112,8 +112,7 @@ fn main() -> ExitCode {
 
 /// `--search-params`: the file's numbers over the defaults, or why not.
 fn read_search_params(path: &str) -> Result<SearchParams, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    SearchParams::parse(&text).map_err(|e| format!("{path}: {e}"))
+    SearchParams::read(path.as_ref()).map_err(|e| e.0)
 }
 
 /// The protocol loop; returns on END or EOF (by exiting the process).

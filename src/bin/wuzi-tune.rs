@@ -341,11 +341,9 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
 
 /// The numbers of a `name = value` file over the engine's, or the engine's alone.
 fn read_params(path: Option<&Path>) -> Result<SearchParams, String> {
-    let Some(path) = path else {
-        return Ok(SearchParams::DEFAULT);
-    };
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    SearchParams::parse(&text).map_err(|e| format!("{}: {e}", path.display()))
+    path.map_or(Ok(SearchParams::DEFAULT), |p| {
+        SearchParams::read(p).map_err(|e| e.0)
+    })
 }
 
 fn play_match(a: &MatchArgs) -> Result<(), String> {

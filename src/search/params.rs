@@ -5,7 +5,7 @@
 //! recompiling. Each search copies its value, so two engines in one process can differ.
 //!
 //! The text form is one `name = value` line per number (`#` starts a comment); names are
-//! those of [`SearchParams::NAMES`], and a file may give any subset of them.
+//! those of [`SearchParams::names`], and a file may give any subset of them.
 
 use crate::eval::weights::{ASPIRATION, FUTILITY_PER_PLY};
 use crate::eval::OrderWeights;
@@ -137,6 +137,13 @@ impl SearchParams {
             "far_recent2" | "far_recent4" => (0, 100),
             _ => (0, 100_000),
         }
+    }
+
+    /// `DEFAULT` with the lines of the file at `path` applied; the error names the file.
+    pub fn read(path: &std::path::Path) -> Result<SearchParams, ParamsError> {
+        let at = |e: &dyn fmt::Display| ParamsError(format!("{}: {e}", path.display()));
+        let text = std::fs::read_to_string(path).map_err(|e| at(&e))?;
+        SearchParams::parse(&text).map_err(|e| at(&e))
     }
 
     /// `DEFAULT` with the lines of `text` applied.

@@ -10,7 +10,7 @@ use super::game::Game;
 use crate::eval::order_score;
 use crate::search::SearchParams;
 use crate::types::{Pos, Rule, Score, WIN_BOUND};
-use crate::{Engine, EngineConfig, Limits};
+use crate::{Engine, EngineConfig, Limits, SearchResult};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use std::time::Duration;
@@ -159,17 +159,9 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
                 None,
             )
         } else {
-            // A wall-clock cap far above what the node budget takes guards against a
-            // pathological search; within it, the move follows from the nodes alone. (The
-            // root threat searches get a sixth and a quarter of it: with a 5 s cap, a
-            // process starved of CPU on a loaded machine hit them and changed a game.)
-            let limits = Limits {
-                max_nodes: Some(cfg.nodes),
-                ..Limits::time(CLOCK_CAP)
-            };
             let side = engines[0].board().side_to_move().idx();
             let n = engines.len();
-            let r = engines[side % n].think(&limits);
+            let r = search_nodes(&mut engines[side % n], cfg.nodes);
             // Under a node cap the root's threat search may spend the whole budget without
             // a proof, leaving the alpha-beta nothing: the move is the engine's static
             // fallback and its score says nothing.
@@ -237,13 +229,21 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> Vec<Pos> {
     best.map(|(_, stones)| stones).unwrap_or_default()
 }
 
-/// The score of `engine`'s position for the side to move, by a search of `nodes`.
-pub fn opening_score(engine: &mut Engine, nodes: u64) -> Score {
+/// `engine`'s search of `nodes` from its position. A wall-clock cap far above what the
+/// node budget takes guards against a pathological search; within it, the result follows
+/// from the nodes alone. (The root threat searches get a sixth and a quarter of it: with a
+/// 5 s cap, a process starved of CPU on a loaded machine hit them and changed a game.)
+fn search_nodes(engine: &mut Engine, nodes: u64) -> SearchResult {
     let limits = Limits {
         max_nodes: Some(nodes),
         ..Limits::time(CLOCK_CAP)
     };
-    engine.think(&limits).score
+    engine.think(&limits)
+}
+
+/// The score of `engine`'s position for the side to move, by a search of `nodes`.
+pub fn opening_score(engine: &mut Engine, nodes: u64) -> Score {
+    search_nodes(engine, nodes).score
 }
 
 /// A random one of the `top` candidates with the best static ordering score.

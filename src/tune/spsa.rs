@@ -68,8 +68,13 @@ impl Knob {
 
     /// `value + sign · c`, rounded into the range.
     fn at(&self, sign: f64) -> i32 {
+        self.rounded(self.value + sign * self.c)
+    }
+
+    /// `x` rounded into the knob's range: what a search gets of a real-valued number.
+    fn rounded(&self, x: f64) -> i32 {
         let (lo, hi) = self.range;
-        ((self.value + sign * self.c).round() as i64).clamp(lo as i64, hi as i64) as i32
+        (x.round() as i64).clamp(lo as i64, hi as i64) as i32
     }
 }
 
@@ -78,9 +83,7 @@ impl Knob {
 pub struct SpsaOutcome {
     /// `start` with the tuned numbers at the mean of the second half of the steps.
     pub params: SearchParams,
-    /// The knobs as they stood after the last step.
-    pub last: Vec<Knob>,
-    /// Points scored by the "plus" side over all games, and games played.
+    /// Points scored by the "plus" side over all games.
     pub plus_points: f64,
     /// Games played (two per pair).
     pub games: usize,
@@ -110,26 +113,27 @@ fn signs(seed: u64, index: usize, n: usize) -> Vec<f64> {
         .collect()
 }
 
-/// Points of the side that played black in a finished game (1 win, ½ draw, 0 loss).
-fn black_points(result: i8) -> f64 {
-    (result as f64 + 1.0) / 2.0
+/// The pair of games on opening `index` of `play`: `a` as black, then as white. Each
+/// result is `a`'s: 1 a win, 0 a draw, -1 a loss.
+fn play_pair(play: &SelfPlay, index: usize, a: SearchParams, b: SearchParams) -> [i8; 2] {
+    let g1 = play_match_game(play, index, a, b);
+    let g2 = play_match_game(play, index, b, a);
+    [g1.result, -g2.result]
 }
 
 /// Play step `index`: the plus side with each colour on the step's opening. Returns the
 /// plus side's points over the two games (0 to 2).
-fn step(cfg: &Spsa, base: &SearchParams, knobs: &[Knob], index: usize) -> f64 {
+fn step(cfg: &Spsa, knobs: &[Knob], index: usize) -> f64 {
     let delta = signs(cfg.play.seed, index, knobs.len());
     let at = |sign: f64| {
         let values = knobs
             .iter()
             .zip(&delta)
             .map(|(k, d)| (k.name.as_str(), k.at(sign * d)));
-        with_values(base, values)
+        with_values(&cfg.start, values)
     };
-    let (plus, minus) = (at(1.0), at(-1.0));
-    let g1 = play_match_game(&cfg.play, index, plus, minus);
-    let g2 = play_match_game(&cfg.play, index, minus, plus);
-    black_points(g1.result) + (1.0 - black_points(g2.result))
+    let pair = play_pair(&cfg.play, index, at(1.0), at(-1.0));
+    pair.iter().map(|&r| (r as f64 + 1.0) / 2.0).sum()
 }
 
 /// `f` of each of `indices` on `threads` threads, handed out one at a time (so a thread
@@ -189,11 +193,7 @@ pub fn match_points(
     b: SearchParams,
 ) -> MatchOutcome {
     let indices: Vec<usize> = (0..pairs).collect();
-    let results = in_parallel(&indices, play.threads, |i| {
-        let g1 = play_match_game(play, i, a, b);
-        let g2 = play_match_game(play, i, b, a);
-        [g1.result, -g2.result]
-    });
+    let results = in_parallel(&indices, play.threads, |i| play_pair(play, i, a, b));
     let mut out = MatchOutcome::default();
     for (_, pair) in &results {
         for r in pair {
@@ -224,7 +224,7 @@ pub fn run(cfg: &Spsa, progress: &(dyn Fn(usize, &[Knob]) + Sync)) -> Result<Sps
     while done < cfg.pairs {
         let batch: Vec<usize> =
             (done..(done + BATCH_PER_THREAD * threads).min(cfg.pairs)).collect();
-        let results = in_parallel(&batch, threads, |i| step(cfg, &cfg.start, &knobs, i));
+        let results = in_parallel(&batch, threads, |i| step(cfg, &knobs, i));
         for (i, points) in results {
             plus_points += points;
             // The plus side's score over the pair, centred: -2 (lost both) to +2.
@@ -247,15 +247,13 @@ pub fn run(cfg: &Spsa, progress: &(dyn Fn(usize, &[Knob]) + Sync)) -> Result<Sps
     let n = averaged.max(1) as f64;
     let params = with_values(
         &cfg.start,
-        knobs.iter().zip(&sums).map(|(k, s)| {
-            let (lo, hi) = k.range;
-            let mean = (s / n).round() as i64;
-            (k.name.as_str(), mean.clamp(lo as i64, hi as i64) as i32)
-        }),
+        knobs
+            .iter()
+            .zip(&sums)
+            .map(|(k, s)| (k.name.as_str(), k.rounded(s / n))),
     );
     Ok(SpsaOutcome {
         params,
-        last: knobs,
         plus_points,
         games: 2 * cfg.pairs,
     })
