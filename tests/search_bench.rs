@@ -3,16 +3,21 @@
 use wuzi::bench::{parse_moves, run_suite, signature, SUITE};
 use wuzi::{EngineConfig, Pos};
 
+/// The engine's settings with an 8 MiB table: what the suite runs on here.
+fn suite_config() -> EngineConfig {
+    EngineConfig {
+        tt_bytes: Some(8 << 20),
+        ..EngineConfig::default()
+    }
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
 )]
 fn bench_node_counts_are_deterministic() {
-    let config = EngineConfig {
-        tt_bytes: Some(8 << 20),
-        ..EngineConfig::default()
-    };
+    let config = suite_config();
     let a = run_suite(4, config);
     let b = run_suite(4, config);
     assert_eq!(a.len(), SUITE.len());
@@ -45,10 +50,7 @@ fn pos_notation_parses_letters_and_rows() {
     ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
 )]
 fn search_params_reach_the_search() {
-    let config = EngineConfig {
-        tt_bytes: Some(8 << 20),
-        ..EngineConfig::default()
-    };
+    let config = suite_config();
     let mut other = config;
     other.search.order.attack = [0; 13];
     other.search.killer = [0, 0];
