@@ -47,6 +47,15 @@ pub trait Shapes {
 /// difference of the two colours' share sums, the threat-state value (tempo included) and,
 /// if the set has them, both sides' weighted class counts and pattern-code terms.
 pub fn evaluate(board: &impl Shapes) -> Score {
+    evaluate_parts(board).0
+}
+
+/// `evaluate`, and the part of it that belongs to the side to move alone: the threat-state
+/// value (what either side can force next, tempo included). The rest is the material of
+/// both colours' shapes, which the search averages over two plies; the threat state is
+/// read as it stands (Rapfi's split, SEARCH.md §3).
+#[inline]
+pub fn evaluate_parts(board: &impl Shapes) -> (Score, Score) {
     let me = board.side_to_move();
     let opp = me.opp();
     let (own, theirs) = (board.counts(me), board.counts(opp));
@@ -65,7 +74,7 @@ fn evaluate_renju(
     me: Color,
     mut own: [u16; Pattern4::COUNT],
     mut theirs: [u16; Pattern4::COUNT],
-) -> Score {
+) -> (Score, Score) {
     let black = if me == Color::Black {
         &mut own
     } else {
@@ -83,13 +92,14 @@ fn score_counts(
     board: &impl Shapes,
     own: &[u16; Pattern4::COUNT],
     theirs: &[u16; Pattern4::COUNT],
-) -> Score {
+) -> (Score, Score) {
     let me = board.side_to_move();
     let opp = me.opp();
     let tables = board.tables();
     let set = tables.set();
     let base = board.value(me) - board.value(opp);
-    let mut score = base / 2 + set.threat[sets::threat_mask(own, theirs)] as Score;
+    let threat = set.threat[sets::threat_mask(own, theirs)] as Score;
+    let mut score = base / 2 + threat;
     if tables.class_terms() {
         for k in 0..Pattern4::COUNT {
             score +=
@@ -101,7 +111,7 @@ fn score_counts(
         // moves, above): the terms are fitted on freestyle games.
         score += board.terms(me)[0] + board.terms(opp)[1];
     }
-    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), threat)
 }
 
 /// Static ordering score of `p` for the side to move: own threat, blocked threat, and the

@@ -9,9 +9,9 @@ use super::params::SearchParams;
 use super::selectivity::{is_distraction, plies, reduction, DISTRACT_DEPTH, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
-use crate::eval::evaluate;
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::FUTILITY_DEPTH;
+use crate::eval::{evaluate, evaluate_parts};
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
@@ -35,7 +35,8 @@ pub struct Search<'a> {
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
     excluded: Vec<Pos>,
     root_depth: i32,
-    /// The raw static evaluation of each ply of the current line, for the two-ply mean.
+    /// The shape material (evaluation less threat state) of each ply of the current line,
+    /// for the two-ply mean.
     evals: [Score; MAX_PLY + 2],
 }
 
@@ -430,17 +431,20 @@ impl<'a> Search<'a> {
         stand
     }
 
-    /// The static evaluation at `ply`: the mean of this ply's raw evaluation and the
+    /// The static evaluation at `ply`: the mean of this ply's shape material and the
     /// parent's (from this side's view), which takes out the swing between the side that
-    /// just moved and the side to move (SEARCH.md §3). The raw value is kept for the
-    /// children. Every node at `ply` > 0 has a parent that evaluated before its move loop.
+    /// just moved and the side to move, plus this ply's threat state as it stands (Rapfi's
+    /// split, SEARCH.md §3: what the side to move can force next is not a swing to average
+    /// away). The shape material is kept for the children. Every node at `ply` > 0 has a
+    /// parent that evaluated before its move loop.
     #[inline]
     fn eval_at(&mut self, ply: i32) -> Score {
-        let raw = evaluate(self.board);
+        let (raw, threat) = evaluate_parts(self.board);
         let up = ply as usize;
-        self.evals[up] = raw;
+        let shapes = raw - threat;
+        self.evals[up] = shapes;
         if up > 0 {
-            (raw - self.evals[up - 1]) / 2
+            (shapes - self.evals[up - 1]) / 2 + threat
         } else {
             raw
         }
