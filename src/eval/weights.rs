@@ -16,8 +16,9 @@ pub(crate) const BLOCK: [i32; Pattern4::COUNT] =
 pub(crate) const EVAL_LIMIT: Score = 10_000;
 
 /// Reverse futility: a quiet node at depth `d` (at most `FUTILITY_DEPTH`, in quarter
-/// plies) this far above beta (per ply) stands pat.
-pub(crate) const FUTILITY_PER_PLY: Score = 80;
+/// plies) this far above beta (per ply) stands pat (110 since session 24: with the threat
+/// state out of the two-ply mean, 80 pruned too much; SPRT +27 ± 21).
+pub(crate) const FUTILITY_PER_PLY: Score = 110;
 pub(crate) const FUTILITY_DEPTH: i32 = 6 * crate::types::ONE_PLY;
 /// Aspiration window half-width of the first try at each iteration (tripled on a fail).
 pub(crate) const ASPIRATION: Score = 60;
