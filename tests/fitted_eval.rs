@@ -8,10 +8,10 @@
 use rand::rngs::StdRng;
 use rand::seq::IndexedRandom;
 use rand::SeedableRng;
-use wuzi::eval::evaluate;
-use wuzi::eval::sets::{select, SetName};
+use wuzi::eval::sets::{select, threat_mask, SetName};
+use wuzi::eval::{evaluate, evaluate_parts, Shapes};
 use wuzi::tune::features::{eval_with, Features};
-use wuzi::{Board, Rule};
+use wuzi::{Board, Pos, Rule, Score};
 
 #[test]
 fn the_engine_evaluates_the_fitted_set_as_the_fit_does() {
@@ -68,4 +68,24 @@ fn the_engine_evaluates_the_fitted_set_as_the_fit_does() {
             board.to_diagram()
         );
     }
+}
+
+/// `evaluate_parts` splits `evaluate` as the search reads it: the whole value, and the part
+/// kept out of the two-ply mean, the threat table's entry for the position's class counts.
+#[test]
+fn the_side_part_is_the_threat_table_entry_of_the_position() {
+    select(SetName::Fitted);
+    let set = SetName::Fitted.weights();
+    let mut board = Board::new(15, Rule::FREESTYLE).expect("a board");
+    // Black: an open three down column 7; White: two stones. White to move.
+    for (x, y) in [(7, 7), (8, 8), (7, 8), (8, 6), (7, 9)] {
+        board.play(Pos::new(x, y));
+    }
+    let me = board.side_to_move();
+    let (whole, threat) = evaluate_parts(&board);
+    assert_eq!(whole, evaluate(&board));
+    let mask = threat_mask(board.counts(me), board.counts(me.opp()));
+    assert_ne!(mask, 0, "an open three to answer is a threat state");
+    assert_eq!(threat, set.threat[mask] as Score);
+    assert_ne!(threat, 0, "the fitted table weighs this state");
 }

@@ -159,27 +159,3 @@ impl OrderWeights {
         self.attack[own] + self.block[opp] + (shares >> 4)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::board::Board;
-    use crate::types::Rule;
-
-    /// `evaluate_parts` splits `evaluate`: the whole value, and the part the search keeps
-    /// out of its two-ply mean, the threat table's entry for the position's class counts.
-    #[test]
-    fn the_side_part_is_the_threat_table_entry_of_the_position() {
-        let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
-        // Black: an open three down column 7; White: two stones. White to move.
-        for (x, y) in [(7, 7), (8, 8), (7, 8), (8, 6), (7, 9)] {
-            board.play(Pos::new(x, y));
-        }
-        let me = board.side_to_move();
-        let (whole, threat) = evaluate_parts(&board);
-        assert_eq!(whole, evaluate(&board));
-        let mask = sets::threat_mask(board.counts(me), board.counts(me.opp()));
-        assert_ne!(mask, 0, "an open three to answer is a threat state");
-        assert_eq!(threat, board.tables().set().threat[mask] as Score);
-    }
-}
