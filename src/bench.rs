@@ -6,7 +6,7 @@
 
 use crate::board::Board;
 use crate::engine::EngineConfig;
-use crate::search::search_fixed;
+use crate::search::{search_fixed, CUT_PLACES};
 use crate::tt::{TranspositionTable, TtStats};
 use crate::types::{Color, Pos, Rule};
 use std::io::Write;
@@ -154,6 +154,8 @@ pub struct BenchLine {
     pub best: Pos,
     /// Table statistics for this position.
     pub tt: TtStats,
+    /// Quiet nodes' beta cutoffs by the cutting move's place (`SearchResult::cutoffs`).
+    pub cutoffs: [u64; CUT_PLACES],
 }
 
 /// Search every suite position to `depth`; the table is cleared between positions so each
@@ -192,9 +194,24 @@ fn run_cases(cases: &[(Rule, usize, &str)], depth: i32, config: EngineConfig) ->
                 time: t.elapsed(),
                 best: r.best,
                 tt: *tt.stats(),
+                cutoffs: r.cutoffs,
             }
         })
         .collect()
+}
+
+/// The quiet nodes' cutoffs by the cutting move's place, as shares: the first number is
+/// the ordering's first-move hit rate.
+pub fn cutoff_report(cutoffs: &[u64; CUT_PLACES]) -> String {
+    let total: u64 = cutoffs.iter().sum();
+    let share = |c: u64| 100.0 * c as f64 / total.max(1) as f64;
+    format!(
+        "quiet cutoffs: {total}, by the cutting move's place: first {:.1}%, second {:.1}%, third {:.1}%, later {:.1}%",
+        share(cutoffs[0]),
+        share(cutoffs[1]),
+        share(cutoffs[2]),
+        share(cutoffs[3])
+    )
 }
 
 /// FNV-1a over the node counts: a short name for "the same search".
@@ -256,6 +273,7 @@ pub fn run(
     let mut total = TtStats::default();
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
+    let mut cutoffs = [0u64; CUT_PLACES];
     for (i, (l, (rule, size, moves))) in lines.iter().chain(&rule_lines).zip(cases).enumerate() {
         writeln!(
             out,
@@ -273,6 +291,9 @@ pub fn run(
         }
         nodes += l.nodes;
         time += l.time;
+        for (sum, c) in cutoffs.iter_mut().zip(l.cutoffs) {
+            *sum += c;
+        }
         total.probes += l.tt.probes;
         total.hits += l.tt.hits;
         total.cutoffs += l.tt.cutoffs;
@@ -285,6 +306,7 @@ pub fn run(
     writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
     writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
     writeln!(out, "{}", total.report())?;
+    writeln!(out, "{}", cutoff_report(&cutoffs))?;
     if rules {
         for rule in suite_rules() {
             let (rule_nodes, rule_secs) = rule_lines

@@ -1,6 +1,6 @@
 //! The bench is a functional fingerprint: the same build must count the same nodes.
 
-use wuzi::bench::{parse_moves, run_suite, signature, SUITE};
+use wuzi::bench::{cutoff_report, parse_moves, run_suite, signature, SUITE};
 use wuzi::{EngineConfig, Pos};
 
 /// The engine's settings with an 8 MiB table: what the suite runs on here.
@@ -30,6 +30,33 @@ fn bench_node_counts_are_deterministic() {
         assert!(l.best.x() < size && l.best.y() < size);
         assert!(!parse_moves(moves).unwrap_or_default().contains(&l.best));
     }
+}
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
+fn quiet_cutoffs_are_counted_by_place_and_mostly_come_from_the_first_move() {
+    let lines = run_suite(6, suite_config());
+    let mut sum = [0u64; 4];
+    for l in &lines {
+        for (s, c) in sum.iter_mut().zip(l.cutoffs) {
+            *s += c;
+        }
+    }
+    let total: u64 = sum.iter().sum();
+    assert!(total > 100, "too few quiet cutoffs to judge: {sum:?}");
+    // An ordering worth its name: the first move refutes more often than the next two
+    // together, and each of the first three places more often than the one after it.
+    assert!(sum[0] > sum[1] + sum[2], "{sum:?}");
+    assert!(sum[0] > sum[1] && sum[1] > sum[2], "{sum:?}");
+    let report = cutoff_report(&sum);
+    assert!(
+        report.starts_with(&format!("quiet cutoffs: {total},")),
+        "{report}"
+    );
+    assert!(report.contains("first "), "{report}");
 }
 
 #[test]

@@ -127,5 +127,6 @@ pub(super) fn deepen(
         }
     }
     result.nodes = search.nodes();
+    result.cutoffs = search.cutoffs_by_place();
     result.seldepth = result.seldepth.max(search.seldepth());
 }

@@ -18,6 +18,8 @@ use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
 
 /// Deepest ply the search reaches (extensions included).
 pub const MAX_PLY: usize = 128;
+/// Places of `Search::cutoffs_by_place`: the first, second and third move, and any later one.
+pub const CUT_PLACES: usize = 4;
 /// Fours a horizon VCF may chain.
 const QVCF_FOURS: i32 = 12;
 
@@ -38,6 +40,9 @@ pub struct Search<'a> {
     /// The shape material (evaluation less threat state) of each ply of the current line,
     /// for the two-ply mean.
     evals: [Score; MAX_PLY + 2],
+    /// Quiet nodes' beta cutoffs by the cutting move's place in the node's order (first,
+    /// second, third, later): how often the ordering put the refutation first.
+    cut_by_place: [u64; CUT_PLACES],
 }
 
 /// What a node's entry found: a score to return at once, or the node's kind to search on.
@@ -67,6 +72,7 @@ impl<'a> Search<'a> {
             excluded: Vec::new(),
             root_depth: 1,
             evals: [0; MAX_PLY + 2],
+            cut_by_place: [0; CUT_PLACES],
         }
     }
 
@@ -78,6 +84,12 @@ impl<'a> Search<'a> {
     /// Nodes visited so far (threat searches run through this search included).
     pub fn nodes(&self) -> u64 {
         self.budget.nodes
+    }
+
+    /// Quiet nodes' beta cutoffs so far, by the place of the move that cut off: the first,
+    /// second, third, or a later move of the node's order.
+    pub fn cutoffs_by_place(&self) -> [u64; CUT_PLACES] {
+        self.cut_by_place
     }
 
     /// Deepest ply visited.
@@ -377,6 +389,9 @@ impl<'a> Search<'a> {
                     head[up].push(m);
                     head[up].extend_from_slice(&tail[0]);
                     if score >= beta {
+                        if quiet_node {
+                            self.cut_by_place[i.min(CUT_PLACES - 1)] += 1;
+                        }
                         if quiet_node && own_class < Pattern4::EBlock4 {
                             self.reward(m, up, plies(depth));
                         }
