@@ -200,6 +200,17 @@ fn run_cases(cases: &[(Rule, usize, &str)], depth: i32, config: EngineConfig) ->
         .collect()
 }
 
+/// The quiet nodes' cutoffs by the cutting move's place, summed over `lines`.
+pub fn total_cutoffs(lines: &[BenchLine]) -> [u64; CUT_PLACES] {
+    let mut sum = [0u64; CUT_PLACES];
+    for l in lines {
+        for (s, c) in sum.iter_mut().zip(l.cutoffs) {
+            *s += c;
+        }
+    }
+    sum
+}
+
 /// The quiet nodes' cutoffs by the cutting move's place, as shares: the first number is
 /// the ordering's first-move hit rate.
 pub fn cutoff_report(cutoffs: &[u64; CUT_PLACES]) -> String {
@@ -273,7 +284,6 @@ pub fn run(
     let mut total = TtStats::default();
     let mut nodes = 0u64;
     let mut time = Duration::ZERO;
-    let mut cutoffs = [0u64; CUT_PLACES];
     for (i, (l, (rule, size, moves))) in lines.iter().chain(&rule_lines).zip(cases).enumerate() {
         writeln!(
             out,
@@ -291,9 +301,6 @@ pub fn run(
         }
         nodes += l.nodes;
         time += l.time;
-        for (sum, c) in cutoffs.iter_mut().zip(l.cutoffs) {
-            *sum += c;
-        }
         total.probes += l.tt.probes;
         total.hits += l.tt.hits;
         total.cutoffs += l.tt.cutoffs;
@@ -306,7 +313,7 @@ pub fn run(
     writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
     writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
     writeln!(out, "{}", total.report())?;
-    writeln!(out, "{}", cutoff_report(&cutoffs))?;
+    writeln!(out, "{}", cutoff_report(&total_cutoffs(&lines)))?;
     if rules {
         for rule in suite_rules() {
             let (rule_nodes, rule_secs) = rule_lines

@@ -1,6 +1,6 @@
 //! The bench is a functional fingerprint: the same build must count the same nodes.
 
-use wuzi::bench::{cutoff_report, parse_moves, run_suite, signature, SUITE};
+use wuzi::bench::{cutoff_report, parse_moves, run_suite, signature, total_cutoffs, SUITE};
 use wuzi::{EngineConfig, Pos};
 
 /// The engine's settings with an 8 MiB table: what the suite runs on here.
@@ -38,13 +38,7 @@ fn bench_node_counts_are_deterministic() {
     ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
 )]
 fn quiet_cutoffs_are_counted_by_place_and_mostly_come_from_the_first_move() {
-    let lines = run_suite(6, suite_config());
-    let mut sum = [0u64; 4];
-    for l in &lines {
-        for (s, c) in sum.iter_mut().zip(l.cutoffs) {
-            *s += c;
-        }
-    }
+    let sum = total_cutoffs(&run_suite(6, suite_config()));
     let total: u64 = sum.iter().sum();
     assert!(total > 100, "too few quiet cutoffs to judge: {sum:?}");
     // An ordering worth its name: the first move refutes more often than the next two

@@ -391,9 +391,9 @@ impl<'a> Search<'a> {
                     if score >= beta {
                         if quiet_node {
                             self.cut_by_place[i.min(CUT_PLACES - 1)] += 1;
-                        }
-                        if quiet_node && own_class < Pattern4::EBlock4 {
-                            self.reward(m, up, plies(depth));
+                            if own_class < Pattern4::EBlock4 {
+                                self.reward(m, up, plies(depth));
+                            }
                         }
                         break;
                     }
