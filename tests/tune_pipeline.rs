@@ -44,6 +44,7 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
         },
         lambda: 0.5,
         hold_every: 3,
+        two_ply: false,
     };
     let (set, report) = fit_games(&games, SetName::Hand.weights(), &plan);
     assert!(
@@ -52,6 +53,18 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
     );
     let (before, after) = (report.epochs[0], report.epochs[1]);
     assert!(after < before, "training loss {before} -> {after}");
+
+    // The search's two-ply form (`--two-ply`) fits the same positions through another
+    // evaluation: its own starting loss, and downhill too.
+    let two_ply = Plan {
+        two_ply: true,
+        ..plan.clone()
+    };
+    let (_, report2) = fit_games(&games, SetName::Hand.weights(), &two_ply);
+    assert_eq!(report2.positions, report.positions);
+    assert_ne!(report2.epochs[0], report.epochs[0], "another evaluation");
+    let (before, after) = (report2.epochs[0], report2.epochs[1]);
+    assert!(after < before, "two-ply training loss {before} -> {after}");
 
     let dir = std::env::temp_dir().join(format!("wuzi-tune-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");

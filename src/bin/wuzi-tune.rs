@@ -207,6 +207,10 @@ struct FitArgs {
     /// Hold out one game in this many.
     #[arg(long, default_value_t = 10)]
     hold_every: usize,
+    /// Fit the evaluation the search reads (the mean of a position's and its parent's
+    /// shape material, plus its threat state) instead of the static evaluation.
+    #[arg(long)]
+    two_ply: bool,
     /// Weight set the fit starts from and is pulled toward: `hand` (follows from the
     /// source alone), or `fitted` (the set compiled in; its losses are then the "before"
     /// figures, so this also measures the committed set on new games).
@@ -294,6 +298,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
         },
         lambda: a.lambda,
         hold_every: a.hold_every,
+        two_ply: a.two_ply,
     };
     let (set, report) = fit_games(games, a.from.weights(), &plan);
     let losses: Vec<String> = report.epochs.iter().map(|l| format!("{l:.5}")).collect();
@@ -308,7 +313,7 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
     ];
     header.extend(source.iter().cloned());
     header.push(format!(
-        "fit: {} epochs + 3 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}{}; {:.1?}; {}",
+        "fit: {} epochs + 3 x {} finishing, lr {}, l2 on codes {}, lambda {}, hold out 1 game in {}{}{}; {:.1?}; {}",
         a.epochs,
         a.finish,
         a.lr,
@@ -318,6 +323,11 @@ fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(),
         match a.from {
             SetName::Hand => String::new(),
             other => format!(", from the {} set", other.name()),
+        },
+        if a.two_ply {
+            ", the search's two-ply form"
+        } else {
+            ""
         },
         start.elapsed(),
         today()

@@ -1,7 +1,7 @@
 //! Positions for the fit: every position of every game after its opening (the side to
-//! move's five-in-one positions left out), with its features, the game's result and the
-//! search score from the side to move's view, and the game it came from, so that training
-//! and held-out positions are split by game, never by position.
+//! move's five-in-one positions left out), with its features and its parent's, the game's
+//! result and the search score from the side to move's view, and the game it came from, so
+//! that training and held-out positions are split by game, never by position.
 
 use super::features::Features;
 use super::game::Game;
@@ -13,6 +13,9 @@ use crate::types::{Score, WIN_BOUND};
 pub struct Sample {
     /// Its features.
     pub features: Features,
+    /// The features of the position before the last move (its side to move's view), which
+    /// the search's two-ply evaluation reads too; `None` before the first move.
+    pub parent: Option<Features>,
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub result: f64,
     /// Wuzi's search score for the side to move, if the move was searched.
@@ -56,10 +59,11 @@ pub fn samples(games: &[Game]) -> Vec<Sample> {
         };
         let mut mine = Vec::new();
         let mut ok = true;
+        let mut parent = None;
         for (ply, &pos) in game.moves.iter().enumerate() {
-            if ply >= game.opening {
+            if ply + 1 >= game.opening {
                 let features = Features::of(&board);
-                if !features.own_five() {
+                if ply >= game.opening && !features.own_five() {
                     let black = ply % 2 == 0;
                     let result = match (game.result, black) {
                         (0, _) => 0.5,
@@ -67,12 +71,14 @@ pub fn samples(games: &[Game]) -> Vec<Sample> {
                         _ => 0.0,
                     };
                     mine.push(Sample {
-                        features,
+                        features: features.clone(),
+                        parent: parent.take(),
                         result,
                         score: game.scores[ply],
                         game: index,
                     });
                 }
+                parent = Some(features);
             }
             if board.check_move(pos).is_err() {
                 ok = false;

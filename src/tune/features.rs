@@ -77,6 +77,26 @@ impl Features {
 /// The engine's evaluation of a position with features `f` under `set`, in integers as
 /// `eval::evaluate` computes it.
 pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
+    eval_parts_with(f, set).0
+}
+
+/// The search's evaluation of a position with features `f` whose parent (the position
+/// before the last move, from its own side to move's view) has features `parent`: the mean
+/// of the two plies' shape material plus the threat state as it stands, in integers as
+/// the alpha-beta computes it (`Search::eval_at`). Without a parent, `eval_with`.
+pub fn search_eval_with(f: &Features, parent: Option<&Features>, set: &EvalSet) -> Score {
+    let (score, threat) = eval_parts_with(f, set);
+    match parent {
+        Some(p) => {
+            let (up, up_threat) = eval_parts_with(p, set);
+            ((score - threat) - (up - up_threat)) / 2 + threat
+        }
+        None => score,
+    }
+}
+
+/// `eval_with`, and its threat-state part (as `eval::evaluate_parts`).
+fn eval_parts_with(f: &Features, set: &EvalSet) -> (Score, Score) {
     let mut base = 0;
     for p in 0..PATTERNS {
         base += set.line[p] as Score * (f.line[0][p] - f.line[1][p]);
@@ -93,15 +113,16 @@ pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
             score += EvalSet::listed(terms, c as usize) as Score * n;
         }
     }
-    (base / 2 + score + set.threat[f.mask] as Score).clamp(-10_000, 10_000)
+    let threat = set.threat[f.mask] as Score;
+    ((base / 2 + score + threat).clamp(-10_000, 10_000), threat)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::evaluate;
     use crate::eval::pattern::Pattern;
     use crate::eval::sets::SetName;
+    use crate::eval::{evaluate, evaluate_parts};
     use crate::types::{Color, Rule};
 
     /// Black: an open three on row 8 (f8 g8 h8); white: two stones apart elsewhere.
@@ -174,5 +195,33 @@ mod tests {
             );
             b.play(Pos::new(x, y));
         }
+    }
+
+    #[test]
+    fn search_eval_is_the_alpha_betas_two_ply_form() {
+        let set = SetName::Hand.weights();
+        let mut b = position();
+        let moves = [(8, 8), (9, 9), (4, 7), (3, 3), (10, 4), (8, 7), (8, 6)];
+        let mut parent: Option<(Features, Score, Score)> = None;
+        let mut threats_seen = 0;
+        for (x, y) in moves {
+            let f = Features::of(&b);
+            let (raw, threat) = evaluate_parts(&b);
+            threats_seen += (threat != 0) as usize;
+            let expected = match &parent {
+                // `Search::eval_at`: this ply's shape material less the parent's, halved,
+                // plus this ply's threat state.
+                Some((_, up_raw, up_threat)) => {
+                    ((raw - threat) - (up_raw - up_threat)) / 2 + threat
+                }
+                None => raw,
+            };
+            let up = parent.as_ref().map(|p| &p.0);
+            assert_eq!(search_eval_with(&f, up, set), expected);
+            parent = Some((f, raw, threat));
+            b.play(Pos::new(x, y));
+        }
+        // The open three makes the threat state matter in these positions.
+        assert!(threats_seen > 0);
     }
 }

@@ -126,6 +126,29 @@ impl Row {
     }
 }
 
+impl Row {
+    /// The inputs of the search's two-ply evaluation of `f` with parent `parent`
+    /// (`features::search_eval_with`): half the difference of the two plies' shape inputs
+    /// (lines, classes, codes), and this ply's threat state. Without a parent, `Row::of`.
+    pub fn of_two_ply(f: &Features, parent: Option<&Features>) -> Row {
+        let mut row = Row::of(f);
+        let Some(parent) = parent else {
+            return row;
+        };
+        let up = Row::of(parent);
+        for j in LINE..BITS {
+            row.x[j] = 0.5 * (row.x[j] - up.x[j]);
+        }
+        // Inputs of one parameter may appear twice: `eval` and the gradient add them.
+        for c in &mut row.codes {
+            c.1 *= 0.5;
+        }
+        row.codes
+            .extend(up.codes.iter().map(|&(c, v)| (c, -0.5 * v)));
+        row
+    }
+}
+
 /// The model's evaluation of `row` under `theta`.
 #[inline]
 pub fn eval(theta: &[f64], row: &Row) -> f64 {
@@ -224,7 +247,43 @@ pub fn to_set(theta: &[f64]) -> EvalSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Board;
     use crate::eval::sets::SetName;
+    use crate::tune::features::search_eval_with;
+    use crate::types::{Pos, Rule};
+
+    #[test]
+    fn the_two_ply_row_is_the_search_evaluation() {
+        let set = SetName::Hand.weights();
+        let theta = from_set(set);
+        let mut b = Board::new(15, Rule::FREESTYLE).expect("a 15x15 board");
+        let mut parent: Option<Features> = None;
+        for (x, y) in [
+            (7, 7),
+            (8, 8),
+            (6, 7),
+            (9, 9),
+            (5, 7),
+            (8, 6),
+            (4, 9),
+            (10, 10),
+        ] {
+            let f = Features::of(&b);
+            let row = Row::of_two_ply(&f, parent.as_ref());
+            let engine = search_eval_with(&f, parent.as_ref(), set) as f64;
+            // The engine halves in integers (twice: the share sums, then the two plies).
+            assert!(
+                (eval(&theta, &row) - engine).abs() <= 1.0,
+                "{} vs {engine}",
+                eval(&theta, &row)
+            );
+            if parent.is_some() {
+                assert_ne!(row.x[LINE..BITS], Row::of(&f).x[LINE..BITS]);
+            }
+            parent = Some(f);
+            b.play(Pos::new(x, y));
+        }
+    }
 
     #[test]
     fn a_set_survives_the_round_trip_through_parameters() {

@@ -3,7 +3,7 @@
 //! integer evaluation (`features::eval_with`) of the sets as written.
 
 use super::dataset::{held_out, samples, Sample};
-use super::features::eval_with;
+use super::features::{eval_with, search_eval_with};
 use super::fit::{best_scale, fit, mean_loss, Fit};
 use super::game::Game;
 use super::model::{from_set, to_set, Row};
@@ -18,6 +18,9 @@ pub struct Plan {
     pub lambda: f64,
     /// One game in this many is held out (0: none).
     pub hold_every: usize,
+    /// Fit the search's two-ply evaluation (the mean of a position's and its parent's
+    /// shape material, plus its threat state) instead of the static one.
+    pub two_ply: bool,
 }
 
 impl Default for Plan {
@@ -26,6 +29,7 @@ impl Default for Plan {
             fit: Fit::default(),
             lambda: 0.5,
             hold_every: 10,
+            two_ply: false,
         }
     }
 }
@@ -73,9 +77,13 @@ impl Report {
     }
 }
 
-fn set_loss(set: &EvalSet, samples: &[&Sample], targets: &[f64], scale: f64) -> f64 {
-    let evals = samples.iter().map(|s| eval_with(&s.features, set) as f64);
-    mean_loss(evals, targets, scale)
+/// The evaluation the fit is about: the static one, or the search's two-ply one.
+fn evaluation(s: &Sample, set: &EvalSet, two_ply: bool) -> f64 {
+    if two_ply {
+        search_eval_with(&s.features, s.parent.as_ref(), set) as f64
+    } else {
+        eval_with(&s.features, set) as f64
+    }
 }
 
 /// Fit a set to `games`, starting from (and pulled toward) `start`.
@@ -84,9 +92,17 @@ pub fn fit_games(games: &[Game], start: &EvalSet, plan: &Plan) -> (EvalSet, Repo
     let (held, train): (Vec<&Sample>, Vec<&Sample>) =
         all.iter().partition(|s| held_out(s.game, plan.hold_every));
     let results = |v: &[&Sample]| v.iter().map(|s| s.result).collect::<Vec<f64>>();
+    let two_ply = plan.two_ply;
+    let set_loss = |set: &EvalSet, samples: &[&Sample], targets: &[f64], scale: f64| {
+        mean_loss(
+            samples.iter().map(|s| evaluation(s, set, two_ply)),
+            targets,
+            scale,
+        )
+    };
     let start_evals: Vec<f64> = train
         .iter()
-        .map(|s| eval_with(&s.features, start) as f64)
+        .map(|s| evaluation(s, start, two_ply))
         .collect();
     let scale = best_scale(&start_evals, &results(&train));
     let targets = |v: &[&Sample]| {
@@ -95,7 +111,16 @@ pub fn fit_games(games: &[Game], start: &EvalSet, plan: &Plan) -> (EvalSet, Repo
             .collect::<Vec<f64>>()
     };
     let (train_y, held_y) = (targets(&train), targets(&held));
-    let rows: Vec<Row> = train.iter().map(|s| Row::of(&s.features)).collect();
+    let rows: Vec<Row> = train
+        .iter()
+        .map(|s| {
+            if two_ply {
+                Row::of_two_ply(&s.features, s.parent.as_ref())
+            } else {
+                Row::of(&s.features)
+            }
+        })
+        .collect();
     let theta0 = from_set(start);
     let (theta, epochs) = fit(&plan.fit, &theta0, &rows, &train_y, scale);
     let fitted = to_set(&theta);
