@@ -82,3 +82,25 @@ fn search_params_reach_the_search() {
     assert_eq!(changed, nodes(other));
     assert_eq!(config.search, wuzi::search::SearchParams::DEFAULT);
 }
+
+/// The late-move reduction's extra numbers (off by default) each change the tree: a move
+/// far from the last two moves, a move's history, and an expected cut node.
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
+)]
+fn late_move_reduction_numbers_reach_the_search() {
+    let config = suite_config();
+    let nodes = |c: EngineConfig| -> Vec<u64> { run_suite(8, c).iter().map(|l| l.nodes).collect() };
+    let base = nodes(config);
+    for (name, value) in [("lmr_far", 8), ("lmr_history", 8), ("lmr_cut", 4)] {
+        let mut other = config;
+        *other.search.slot(name).expect("a search number") = value;
+        assert_ne!(
+            nodes(other),
+            base,
+            "{name} = {value} searched the same tree"
+        );
+    }
+}

@@ -152,7 +152,6 @@ impl Search<'_> {
     /// history.
     #[inline]
     fn order_key(&self, m: Pos, tt_move: Pos, ply: usize, near: &Locality) -> i64 {
-        let me = self.board.side_to_move();
         let killers = &self.killers[ply];
         let p = &self.params;
         let mut s = near.scale(m, p.order.score(self.board, m));
@@ -163,8 +162,15 @@ impl Search<'_> {
         } else if m == killers[1] {
             s += p.killer[1];
         }
-        s += (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(p.history_cap);
+        s += self.history_bonus(m);
         pack_order(s, m)
+    }
+
+    /// The ordering bonus of `m`'s history for the side to move (scaled down and capped).
+    #[inline]
+    pub(super) fn history_bonus(&self, m: Pos) -> i32 {
+        let me = self.board.side_to_move();
+        (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(self.params.history_cap)
     }
 
     /// Remember a quiet move that cut off at `ply` after a search of `depth`.

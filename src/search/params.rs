@@ -34,6 +34,17 @@ pub struct SearchParams {
     pub far_recent2: i32,
     /// The same when it is that far from all of the last four moves.
     pub far_recent4: i32,
+    /// Extra late-move reduction, in quarter plies, of a quiet node's reducible move that
+    /// stands more than `lmr_far_distance` cells from both of the last two moves (0: off).
+    pub lmr_far: i32,
+    /// See `lmr_far`.
+    pub lmr_far_distance: i32,
+    /// Late-move reduction taken off a move at the history cap, in quarter plies (a move
+    /// with less history gets a share in proportion; 0: off).
+    pub lmr_history: i32,
+    /// Extra late-move reduction, in quarter plies, of a reducible move other than the
+    /// killers at an expected cut node (0: off).
+    pub lmr_cut: i32,
 }
 
 /// Why a parameter text was refused.
@@ -64,6 +75,10 @@ impl SearchParams {
         futility_per_ply: FUTILITY_PER_PLY,
         far_recent2: 100,
         far_recent4: 100,
+        lmr_far: 0,
+        lmr_far_distance: 3,
+        lmr_history: 0,
+        lmr_cut: 0,
     };
 
     /// The names of the numbers, in a fixed order.
@@ -85,6 +100,10 @@ impl SearchParams {
                 "futility_per_ply",
                 "far_recent2",
                 "far_recent4",
+                "lmr_far",
+                "lmr_far_distance",
+                "lmr_history",
+                "lmr_cut",
             ]
             .map(String::from),
         );
@@ -115,6 +134,10 @@ impl SearchParams {
             "futility_per_ply" => &mut self.futility_per_ply,
             "far_recent2" => &mut self.far_recent2,
             "far_recent4" => &mut self.far_recent4,
+            "lmr_far" => &mut self.lmr_far,
+            "lmr_far_distance" => &mut self.lmr_far_distance,
+            "lmr_history" => &mut self.lmr_history,
+            "lmr_cut" => &mut self.lmr_cut,
             _ => return None,
         })
     }
@@ -135,6 +158,8 @@ impl SearchParams {
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),
             "far_recent2" | "far_recent4" => (0, 100),
+            "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
+            "lmr_far_distance" => (1, 8),
             _ => (0, 100_000),
         }
     }

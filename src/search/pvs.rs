@@ -144,10 +144,21 @@ impl<'a> Search<'a> {
     /// One full-width search of the root to `depth` plies in the window (alpha, beta).
     pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
         self.root_depth = depth;
-        self.pvs(alpha, beta, depth * PLY, 0, true)
+        self.pvs(alpha, beta, depth * PLY, 0, true, false)
     }
 
-    fn pvs(&mut self, alpha: Score, beta: Score, depth: i32, ply: i32, is_pv: bool) -> Score {
+    /// The alpha-beta at one node. `cut`: an expected cut node (a null-window child of a
+    /// PV or all node, as the PVS order predicts), where late quiet moves other than the
+    /// killers may be reduced more (`lmr_cut`).
+    fn pvs(
+        &mut self,
+        alpha: Score,
+        beta: Score,
+        depth: i32,
+        ply: i32,
+        is_pv: bool,
+        cut: bool,
+    ) -> Score {
         let up = ply as usize;
         self.pv[up].clear();
         let (alpha, beta) = match self.bounds(alpha, beta, ply) {
@@ -189,7 +200,8 @@ impl<'a> Search<'a> {
         if picker.is_empty() {
             return static_eval;
         }
-        let (best, best_move) = match self.move_loop(picker, kind, alpha, beta, depth, ply, is_pv) {
+        let window = (alpha, beta);
+        let (best, best_move) = match self.move_loop(picker, kind, window, depth, ply, is_pv, cut) {
             Ok(found) => found,
             // Out of budget: the score is a bound of unknown quality, not worth storing.
             Err(partial) => return partial,
@@ -334,11 +346,11 @@ impl<'a> Search<'a> {
         &mut self,
         mut picker: MovePicker,
         kind: NodeKind,
-        mut alpha: Score,
-        beta: Score,
+        (mut alpha, beta): (Score, Score),
         depth: i32,
         ply: i32,
         is_pv: bool,
+        cut: bool,
     ) -> Result<(Score, Pos), Score> {
         let up = ply as usize;
         let me = self.board.side_to_move();
@@ -371,9 +383,21 @@ impl<'a> Search<'a> {
             {
                 continue;
             }
-            let r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
+            let mut r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
+            if r > 0 && quiet_node {
+                if self.params.lmr_far > 0 && self.is_far(m) {
+                    r = (r + self.params.lmr_far).min(depth - PLY);
+                }
+                if cut && self.params.lmr_cut > 0 && !self.killers[up].contains(&m) {
+                    r = (r + self.params.lmr_cut).min(depth - PLY);
+                }
+                if self.params.lmr_history > 0 {
+                    let cap = self.params.history_cap.max(1);
+                    r = (r - self.params.lmr_history * self.history_bonus(m) / cap).max(0);
+                }
+            }
             self.board.play(m);
-            let score = self.search_move(i, r, alpha, beta, depth, ply, is_pv);
+            let score = self.search_move(i, r, (alpha, beta), depth, ply, is_pv, cut);
             self.board.undo().ok();
             if self.budget.stopped() {
                 return Err(best.max(alpha));
@@ -411,23 +435,34 @@ impl<'a> Search<'a> {
         &mut self,
         i: usize,
         r: i32,
-        alpha: Score,
-        beta: Score,
+        (alpha, beta): (Score, Score),
         depth: i32,
         ply: i32,
         is_pv: bool,
+        cut: bool,
     ) -> Score {
         if i == 0 {
-            return -self.pvs(-beta, -alpha, depth - PLY, ply + 1, is_pv);
+            // The first move's child: a PV node of a PV node, otherwise the other kind.
+            return -self.pvs(-beta, -alpha, depth - PLY, ply + 1, is_pv, !is_pv && !cut);
         }
-        let mut score = -self.pvs(-alpha - 1, -alpha, depth - PLY - r, ply + 1, false);
+        let mut score = -self.pvs(-alpha - 1, -alpha, depth - PLY - r, ply + 1, false, true);
         if score > alpha && r > 0 {
-            score = -self.pvs(-alpha - 1, -alpha, depth - PLY, ply + 1, false);
+            score = -self.pvs(-alpha - 1, -alpha, depth - PLY, ply + 1, false, !cut);
         }
         if score > alpha && score < beta {
-            score = -self.pvs(-beta, -alpha, depth - PLY, ply + 1, true);
+            score = -self.pvs(-beta, -alpha, depth - PLY, ply + 1, true, false);
         }
         score
+    }
+
+    /// Whether `m` stands more than `lmr_far_distance` cells from both of the last two
+    /// moves.
+    fn is_far(&self, m: Pos) -> bool {
+        let far = self.params.lmr_far_distance as usize;
+        [0, 1]
+            .map(|k| self.board.recent_move(k))
+            .iter()
+            .all(|r| r.is_none_or(|r| r.distance(m) > far))
     }
 
     /// Horizon: stand pat on the evaluation unless a VCF wins.
