@@ -209,6 +209,15 @@ impl Rule {
         }
     }
 
+    /// The Gomocup bit mask of the rule (`from_bits` reads it back): 4 for renju, else
+    /// exact five as 1 and caro as 8.
+    pub const fn bits(self) -> u32 {
+        if self.renju {
+            return 4;
+        }
+        self.exact_five as u32 | (self.caro as u32) << 3
+    }
+
     /// Whether the rule is plain freestyle, where the 16-bit pattern tables are exact.
     #[inline]
     pub const fn is_freestyle(self) -> bool {
@@ -281,5 +290,8 @@ mod tests {
         assert_eq!(Rule::from_bits(1), Rule::STANDARD);
         assert_eq!(Rule::from_bits(8), Rule::CARO);
         assert!(Rule::from_bits(9).exact_five && Rule::from_bits(9).caro);
+        for bits in [0, 1, 4, 8, 9] {
+            assert_eq!(Rule::from_bits(bits).bits(), bits);
+        }
     }
 }

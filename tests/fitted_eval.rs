@@ -1,8 +1,8 @@
 //! The fitted set, played: with its pattern-code shares and per-side code terms the
 //! board's incremental sums still equal a recomputation after every move and take-back,
 //! and the engine's evaluation equals the fit's (`features::eval_with`) in every position
-//! (but renju's, which the freestyle features do not model), so what `wuzi-tune` fitted
-//! is what the engine plays. (Its own process: the set is
+//! under every rule (renju's drops black's three-three cells from both), so what
+//! `wuzi-tune` fitted is what the engine plays. (Its own process: the set is
 //! selected for the whole process before the first board is built.)
 
 use rand::rngs::StdRng;
@@ -42,16 +42,13 @@ fn the_engine_evaluates_the_fitted_set_as_the_fit_does() {
             board.play(pos);
             played += 1;
             board.validate();
-            // Renju's evaluation drops black's three-three cells from the class counts,
-            // which the features (fitted on freestyle) do not model.
-            if !rule.renju {
-                assert_eq!(
-                    eval_with(&Features::of(&board), set),
-                    evaluate(&board),
-                    "{size}x{size} {rule:?} after {played} moves:\n{}",
-                    board.to_diagram()
-                );
-            }
+            // Under renju both drop black's three-three cells from the class counts.
+            assert_eq!(
+                eval_with(&Features::of(&board), set),
+                evaluate(&board),
+                "{size}x{size} {rule:?} after {played} moves:\n{}",
+                board.to_diagram()
+            );
             if played % 7 == 0 {
                 // A take-back restores the sums exactly; the move played again, too.
                 let before = evaluate(&board);

@@ -3,6 +3,7 @@
 
 use wuzi::eval::sets::SetName;
 use wuzi::search::SearchParams;
+use wuzi::tune::dataset::samples;
 use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
 use wuzi::tune::game::parse_games;
@@ -11,6 +12,7 @@ use wuzi::tune::selfplay::{
     engine, opening_score, play_all, play_game, play_match_game, Balance, SelfPlay,
 };
 use wuzi::tune::spsa::match_points;
+use wuzi::types::Rule;
 
 #[test]
 fn selfplay_fit_and_write_a_weight_file_that_loads() {
@@ -315,4 +317,32 @@ fn spsa_writes_numbers_the_engine_plays_with() {
         "{said}"
     );
     assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+/// Self-play under a rule records that rule, so its games replay under it (renju's games
+/// were once written as freestyle, bit 4 dropped).
+#[test]
+fn selfplay_games_keep_their_rule() {
+    for rule in [Rule::RENJU, Rule::STANDARD, Rule::CARO] {
+        let cfg = SelfPlay {
+            games: 2,
+            nodes: 600,
+            seed: 9,
+            sizes: vec![15],
+            rule,
+            ..SelfPlay::default()
+        };
+        let games = play_all(&cfg, &|_| {});
+        let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+        let back = parse_games(&text).expect("the games file reads back");
+        for g in &back {
+            assert_eq!(g.rule(), rule);
+            assert!(g.moves.len() > 5, "{}", g.to_line());
+        }
+        // Every game replays legally under its rule: none is dropped from the positions.
+        let positions = samples(&back);
+        let games_seen: std::collections::BTreeSet<usize> =
+            positions.iter().map(|s| s.game).collect();
+        assert_eq!(games_seen.len(), back.len(), "{rule:?}");
+    }
 }

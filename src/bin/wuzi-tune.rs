@@ -82,7 +82,7 @@ struct PlayArgs {
     /// Board sides, used in turn.
     #[arg(long, value_delimiter = ',', default_value = "15,20")]
     sizes: Vec<usize>,
-    /// Rule bits (Gomocup INFO rule: 0 freestyle, 1 exactly five, 8 caro).
+    /// Rule bits (Gomocup INFO rule: 0 freestyle, 1 exactly five, 4 renju, 8 caro).
     #[arg(long, default_value_t = 0)]
     rule: u32,
     /// Worker threads (the games do not depend on it).

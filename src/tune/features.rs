@@ -7,7 +7,7 @@ use crate::board::Board;
 use crate::eval::pattern::{Pattern4, CODES};
 use crate::eval::sets::{threat_mask, EvalSet};
 use crate::eval::Shapes;
-use crate::types::{Pos, Score};
+use crate::types::{Color, Pos, Score};
 
 /// Line patterns (`Pattern`).
 pub const PATTERNS: usize = 13;
@@ -21,6 +21,9 @@ pub struct Features {
     pub line: [[i32; PATTERNS]; 2],
     /// Per side (own, opp): empty cells per class.
     pub class: [[i32; CLASSES]; 2],
+    /// The class counts that the count terms and the threat state read: `class`, but
+    /// under renju black's three-three cells (forbidden) count as cells of no threat.
+    pub counted: [[i32; CLASSES]; 2],
     /// Per side (own, opp): empty cells per pattern code, as `(code, cells)` pairs for
     /// the codes present, codes increasing.
     pub code: [Vec<(u16, i32)>; 2],
@@ -50,7 +53,16 @@ impl Features {
                 }
             }
         }
-        let counts = sides.map(|c| *Shapes::counts(board, c));
+        let class = sides.map(|c| Shapes::counts(board, c).map(i32::from));
+        let mut counts = sides.map(|c| *Shapes::counts(board, c));
+        if board.rule().renju {
+            // As `eval::evaluate` reads renju: black's three-three cells are forbidden, so
+            // they count as cells of no threat (their code terms stay).
+            let black = sides.iter().position(|&c| c == Color::Black).unwrap_or(0);
+            let three_three = Pattern4::FFlex3x2 as usize;
+            counts[black][Pattern4::None as usize] += counts[black][three_three];
+            counts[black][three_three] = 0;
+        }
         let present = |cells: &[i32]| {
             cells
                 .iter()
@@ -61,7 +73,8 @@ impl Features {
         };
         Features {
             line,
-            class: counts.map(|c| c.map(i32::from)),
+            class,
+            counted: counts.map(|c| c.map(i32::from)),
             code: [present(&code[0]), present(&code[1])],
             mask: threat_mask(&counts[0], &counts[1]),
         }
@@ -104,7 +117,7 @@ fn eval_parts_with(f: &Features, set: &EvalSet) -> (Score, Score) {
     let mut score = 0;
     for k in 0..CLASSES {
         base += set.combo[k] as Score * (f.class[0][k] - f.class[1][k]);
-        score += set.own[k] as Score * f.class[0][k] + set.opp[k] as Score * f.class[1][k];
+        score += set.own[k] as Score * f.counted[0][k] + set.opp[k] as Score * f.counted[1][k];
     }
     for (side, sign) in [(0, 1), (1, -1)] {
         let terms = [&set.code_own, &set.code_opp][side];

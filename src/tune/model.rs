@@ -92,8 +92,8 @@ impl Row {
         }
         for k in 0..CLASSES {
             x[COMBO + k] = 0.5 * (f.class[0][k] - f.class[1][k]) as f32;
-            x[OWN + k] = f.class[0][k] as f32;
-            x[OPP + k] = f.class[1][k] as f32;
+            x[OWN + k] = f.counted[0][k] as f32;
+            x[OPP + k] = f.counted[1][k] as f32;
         }
         for b in 0..THREAT_BITS {
             x[BITS + b] = (f.mask >> b & 1) as f32;

@@ -118,7 +118,7 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
     };
     let mut game = Game {
         size,
-        rule_bits: cfg.rule.exact_five as u32 | (cfg.rule.caro as u32) << 3,
+        rule_bits: cfg.rule.bits(),
         opening: 0,
         result: 0,
         moves: Vec::new(),
