@@ -80,10 +80,16 @@ fn evaluate_renju(
     } else {
         &mut theirs
     };
+    forbid_three_threes(black);
+    score_counts(board, &own, &theirs)
+}
+
+/// Black's class counts as renju's evaluation reads them: a three-three cell is forbidden,
+/// so it counts as a cell of no threat.
+pub fn forbid_three_threes(black: &mut [u16; Pattern4::COUNT]) {
     let three_three = Pattern4::FFlex3x2 as usize;
     black[Pattern4::None as usize] += black[three_three];
     black[three_three] = 0;
-    score_counts(board, &own, &theirs)
 }
 
 /// The evaluation from the side to move's and the opponent's class counts.

@@ -6,7 +6,7 @@
 use crate::board::Board;
 use crate::eval::pattern::{Pattern4, CODES};
 use crate::eval::sets::{threat_mask, EvalSet};
-use crate::eval::Shapes;
+use crate::eval::{forbid_three_threes, Shapes};
 use crate::types::{Color, Pos, Score};
 
 /// Line patterns (`Pattern`).
@@ -56,12 +56,8 @@ impl Features {
         let class = sides.map(|c| Shapes::counts(board, c).map(i32::from));
         let mut counts = sides.map(|c| *Shapes::counts(board, c));
         if board.rule().renju {
-            // As `eval::evaluate` reads renju: black's three-three cells are forbidden, so
-            // they count as cells of no threat (their code terms stay).
-            let black = sides.iter().position(|&c| c == Color::Black).unwrap_or(0);
-            let three_three = Pattern4::FFlex3x2 as usize;
-            counts[black][Pattern4::None as usize] += counts[black][three_three];
-            counts[black][three_three] = 0;
+            // As `eval::evaluate` reads renju (the code terms stay).
+            forbid_three_threes(&mut counts[usize::from(me == Color::White)]);
         }
         let present = |cells: &[i32]| {
             cells

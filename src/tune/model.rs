@@ -124,9 +124,7 @@ impl Row {
             codes,
         }
     }
-}
 
-impl Row {
     /// The inputs of the search's two-ply evaluation of `f` with parent `parent`
     /// (`features::search_eval_with`): half the difference of the two plies' shape inputs
     /// (lines, classes, codes), and this ply's threat state. Without a parent, `Row::of`.
