@@ -385,16 +385,7 @@ impl<'a> Search<'a> {
             }
             let mut r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
             if r > 0 && quiet_node {
-                if self.params.lmr_far > 0 && self.is_far(m) {
-                    r = (r + self.params.lmr_far).min(depth - PLY);
-                }
-                if cut && self.params.lmr_cut > 0 && !self.killers[up].contains(&m) {
-                    r = (r + self.params.lmr_cut).min(depth - PLY);
-                }
-                if self.params.lmr_history > 0 {
-                    let cap = self.params.history_cap.max(1);
-                    r = (r - self.params.lmr_history * self.history_bonus(m) / cap).max(0);
-                }
+                r = self.adjust_reduction(m, r, depth, up, cut);
             }
             self.board.play(m);
             let score = self.search_move(i, r, (alpha, beta), depth, ply, is_pv, cut);
@@ -453,16 +444,6 @@ impl<'a> Search<'a> {
             score = -self.pvs(-beta, -alpha, depth - PLY, ply + 1, true, false);
         }
         score
-    }
-
-    /// Whether `m` stands more than `lmr_far_distance` cells from both of the last two
-    /// moves.
-    fn is_far(&self, m: Pos) -> bool {
-        let far = self.params.lmr_far_distance as usize;
-        [0, 1]
-            .map(|k| self.board.recent_move(k))
-            .iter()
-            .all(|r| r.is_none_or(|r| r.distance(m) > far))
     }
 
     /// Horizon: stand pat on the evaluation unless a VCF wins.

@@ -4,6 +4,7 @@
 //! late-move pruning count and the "builds and blocks nothing" skip stay there, beside the
 //! loop state they read.
 
+use super::pvs::Search;
 use crate::board::Board;
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::LMR_DIVISOR;
@@ -103,4 +104,36 @@ pub(super) fn is_distraction(
         && [board.recent_move(0), board.recent_move(1)]
             .iter()
             .all(|r| r.is_none_or(|r| r.distance(m) > DISTRACT_DISTANCE))
+}
+
+impl Search<'_> {
+    /// The reduction `r` (> 0) of the quiet move `m` at `depth`, `up` plies from the root,
+    /// adjusted by the search numbers that are off by default: `lmr_far` more for a move
+    /// far from both last moves, `lmr_cut` more for a move other than the killers at an
+    /// expected cut node (`cut`), and `lmr_history` less in proportion to its history.
+    #[inline]
+    pub(super) fn adjust_reduction(&self, m: Pos, r: i32, depth: i32, up: usize, cut: bool) -> i32 {
+        let p = &self.params;
+        let mut r = r;
+        if p.lmr_far > 0 && self.is_far(m) {
+            r = (r + p.lmr_far).min(depth - PLY);
+        }
+        if cut && p.lmr_cut > 0 && !self.killers[up].contains(&m) {
+            r = (r + p.lmr_cut).min(depth - PLY);
+        }
+        if p.lmr_history > 0 {
+            r = (r - p.lmr_history * self.history_bonus(m) / p.history_cap.max(1)).max(0);
+        }
+        r
+    }
+
+    /// Whether `m` stands more than `lmr_far_distance` cells from both of the last two
+    /// moves.
+    fn is_far(&self, m: Pos) -> bool {
+        let far = self.params.lmr_far_distance as usize;
+        [0, 1]
+            .map(|k| self.board.recent_move(k))
+            .iter()
+            .all(|r| r.is_none_or(|r| r.distance(m) > far))
+    }
 }
