@@ -1,5 +1,6 @@
 //! How selective the alpha-beta is: by how much a move is searched shallower first
-//! (late-move reductions by node kind and threat class) and which answers of a defence
+//! (late-move reductions by node kind and threat class, adjusted by the search numbers'
+//! distance, history and cut-node terms, off by default) and which answers of a defence
 //! node are not worth searching near the horizon. The move loop in `pvs` applies them; the
 //! late-move pruning count and the "builds and blocks nothing" skip stay there, beside the
 //! loop state they read.
