@@ -11,6 +11,11 @@ fn suite_config() -> EngineConfig {
     }
 }
 
+/// Each suite position's node count at `depth` under `config`.
+fn suite_nodes(depth: i32, config: EngineConfig) -> Vec<u64> {
+    run_suite(depth, config).iter().map(|l| l.nodes).collect()
+}
+
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -76,10 +81,9 @@ fn search_params_reach_the_search() {
     other.search.order.attack = [0; 13];
     other.search.killer = [0, 0];
     other.search.lmp_base = 1;
-    let nodes = |c: EngineConfig| -> Vec<u64> { run_suite(4, c).iter().map(|l| l.nodes).collect() };
-    let (base, changed) = (nodes(config), nodes(other));
+    let (base, changed) = (suite_nodes(4, config), suite_nodes(4, other));
     assert_ne!(base, changed);
-    assert_eq!(changed, nodes(other));
+    assert_eq!(changed, suite_nodes(4, other));
     assert_eq!(config.search, wuzi::search::SearchParams::DEFAULT);
 }
 
@@ -92,13 +96,12 @@ fn search_params_reach_the_search() {
 )]
 fn late_move_reduction_numbers_reach_the_search() {
     let config = suite_config();
-    let nodes = |c: EngineConfig| -> Vec<u64> { run_suite(8, c).iter().map(|l| l.nodes).collect() };
-    let base = nodes(config);
+    let base = suite_nodes(8, config);
     for (name, value) in [("lmr_far", 8), ("lmr_history", 8), ("lmr_cut", 4)] {
         let mut other = config;
         *other.search.slot(name).expect("a search number") = value;
         assert_ne!(
-            nodes(other),
+            suite_nodes(8, other),
             base,
             "{name} = {value} searched the same tree"
         );

@@ -340,7 +340,7 @@ fn selfplay_games_keep_their_rule() {
             assert!(g.moves.len() > 5, "{}", g.to_line());
         }
         // Every game replays legally under its rule: none is dropped from the positions.
-        let positions = samples(&back);
+        let positions = samples(&back, false);
         let games_seen: std::collections::BTreeSet<usize> =
             positions.iter().map(|s| s.game).collect();
         assert_eq!(games_seen.len(), back.len(), "{rule:?}");

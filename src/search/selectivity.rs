@@ -102,9 +102,15 @@ pub(super) fn is_distraction(
     kind == NodeKind::Defend
         && own >= Pattern4::EBlock4
         && blocked < Pattern4::EBlock4
-        && [board.recent_move(0), board.recent_move(1)]
-            .iter()
-            .all(|r| r.is_none_or(|r| r.distance(m) > DISTRACT_DISTANCE))
+        && far_from_last_two(board, m, DISTRACT_DISTANCE)
+}
+
+/// Whether `m` stands more than `distance` cells from both of the last two moves.
+#[inline]
+fn far_from_last_two(board: &Board, m: Pos, distance: usize) -> bool {
+    [board.recent_move(0), board.recent_move(1)]
+        .iter()
+        .all(|r| r.is_none_or(|r| r.distance(m) > distance))
 }
 
 impl Search<'_> {
@@ -113,10 +119,16 @@ impl Search<'_> {
     /// far from both last moves, `lmr_cut` more for a move other than the killers at an
     /// expected cut node (`cut`), and `lmr_history` less in proportion to its history.
     #[inline]
-    pub(super) fn adjust_reduction(&self, m: Pos, r: i32, depth: i32, up: usize, cut: bool) -> i32 {
+    pub(super) fn adjust_reduction(
+        &self,
+        m: Pos,
+        mut r: i32,
+        depth: i32,
+        up: usize,
+        cut: bool,
+    ) -> i32 {
         let p = &self.params;
-        let mut r = r;
-        if p.lmr_far > 0 && self.is_far(m) {
+        if p.lmr_far > 0 && far_from_last_two(self.board, m, p.lmr_far_distance as usize) {
             r = (r + p.lmr_far).min(depth - PLY);
         }
         if cut && p.lmr_cut > 0 && !self.killers[up].contains(&m) {
@@ -126,15 +138,5 @@ impl Search<'_> {
             r = (r - p.lmr_history * self.history_bonus(m) / p.history_cap.max(1)).max(0);
         }
         r
-    }
-
-    /// Whether `m` stands more than `lmr_far_distance` cells from both of the last two
-    /// moves.
-    fn is_far(&self, m: Pos) -> bool {
-        let far = self.params.lmr_far_distance as usize;
-        [0, 1]
-            .map(|k| self.board.recent_move(k))
-            .iter()
-            .all(|r| r.is_none_or(|r| r.distance(m) > far))
     }
 }

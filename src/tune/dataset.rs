@@ -14,7 +14,8 @@ pub struct Sample {
     /// Its features.
     pub features: Features,
     /// The features of the position before the last move (its side to move's view), which
-    /// the search's two-ply evaluation reads too; `None` before the first move.
+    /// the search's two-ply evaluation reads too; `None` before the first move, or when
+    /// the samples were taken without parents.
     pub parent: Option<Features>,
     /// The game's result for the side to move: 1 won, 0.5 drawn, 0 lost.
     pub result: f64,
@@ -50,8 +51,10 @@ pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The samples of `games` (a game that does not replay is skipped whole).
-pub fn samples(games: &[Game]) -> Vec<Sample> {
+/// The samples of `games` (a game that does not replay is skipped whole), each with its
+/// parent's features when `parents` is set (the two-ply fit reads them; the static fit
+/// needs neither their memory nor their scans).
+pub fn samples(games: &[Game], parents: bool) -> Vec<Sample> {
     let mut out = Vec::new();
     for (index, game) in games.iter().enumerate() {
         let Ok(mut board) = Board::new(game.size, game.rule()) else {
@@ -59,11 +62,15 @@ pub fn samples(games: &[Game]) -> Vec<Sample> {
         };
         let mut mine = Vec::new();
         let mut ok = true;
-        let mut parent = None;
+        // The features of the position before this one, when asked for.
+        let mut parent: Option<Features> = None;
         for (ply, &pos) in game.moves.iter().enumerate() {
-            if ply + 1 >= game.opening {
+            let sampled = ply >= game.opening;
+            let needed_as_parent = parents && ply + 1 >= game.opening;
+            if sampled || needed_as_parent {
                 let features = Features::of(&board);
-                if ply >= game.opening && !features.own_five() {
+                let next_parent = needed_as_parent.then(|| features.clone());
+                if sampled && !features.own_five() {
                     let black = ply % 2 == 0;
                     let result = match (game.result, black) {
                         (0, _) => 0.5,
@@ -71,14 +78,14 @@ pub fn samples(games: &[Game]) -> Vec<Sample> {
                         _ => 0.0,
                     };
                     mine.push(Sample {
-                        features: features.clone(),
+                        features,
                         parent: parent.take(),
                         result,
                         score: game.scores[ply],
                         game: index,
                     });
                 }
-                parent = Some(features);
+                parent = next_parent;
             }
             if board.check_move(pos).is_err() {
                 ok = false;

@@ -53,8 +53,8 @@ impl Features {
                 }
             }
         }
-        let class = sides.map(|c| Shapes::counts(board, c).map(i32::from));
         let mut counts = sides.map(|c| *Shapes::counts(board, c));
+        let class = counts.map(|c| c.map(i32::from));
         if board.rule().renju {
             // As `eval::evaluate` reads renju (the code terms stay).
             forbid_three_threes(&mut counts[usize::from(me == Color::White)]);

@@ -88,7 +88,7 @@ fn evaluation(s: &Sample, set: &EvalSet, two_ply: bool) -> f64 {
 
 /// Fit a set to `games`, starting from (and pulled toward) `start`.
 pub fn fit_games(games: &[Game], start: &EvalSet, plan: &Plan) -> (EvalSet, Report) {
-    let all = samples(games);
+    let all = samples(games, plan.two_ply);
     let (held, train): (Vec<&Sample>, Vec<&Sample>) =
         all.iter().partition(|s| held_out(s.game, plan.hold_every));
     let results = |v: &[&Sample]| v.iter().map(|s| s.result).collect::<Vec<f64>>();
