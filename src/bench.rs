@@ -214,14 +214,17 @@ pub fn total_cutoffs(lines: &[BenchLine]) -> [u64; CUT_PLACES] {
 /// The quiet nodes' cutoffs by the cutting move's place, as shares: the first number is
 /// the ordering's first-move hit rate.
 pub fn cutoff_report(cutoffs: &[u64; CUT_PLACES]) -> String {
+    /// One name per counted place; the array's type ties it to `CUT_PLACES`.
+    const PLACES: [&str; CUT_PLACES] = ["first", "second", "third", "later"];
     let total: u64 = cutoffs.iter().sum();
-    let share = |c: u64| 100.0 * c as f64 / total.max(1) as f64;
+    let shares: Vec<String> = PLACES
+        .iter()
+        .zip(cutoffs)
+        .map(|(name, &c)| format!("{name} {:.1}%", 100.0 * c as f64 / total.max(1) as f64))
+        .collect();
     format!(
-        "quiet cutoffs: {total}, by the cutting move's place: first {:.1}%, second {:.1}%, third {:.1}%, later {:.1}%",
-        share(cutoffs[0]),
-        share(cutoffs[1]),
-        share(cutoffs[2]),
-        share(cutoffs[3])
+        "quiet cutoffs: {total}, by the cutting move's place: {}",
+        shares.join(", ")
     )
 }
 

@@ -88,16 +88,24 @@ fn search_params_reach_the_search() {
 }
 
 /// The late-move reduction's extra numbers (off by default) each change the tree: a move
-/// far from the last two moves, a move's history, and an expected cut node.
+/// far from the last two moves, a move's history, and an expected cut node; and so do the
+/// weights of the evaluation's parts (shape material, threat state, the parent's share).
 #[test]
 #[cfg_attr(
     debug_assertions,
     ignore = "searches millions of nodes; run with --release (debug builds validate the board after every move)"
 )]
-fn late_move_reduction_numbers_reach_the_search() {
+fn late_move_reduction_and_evaluation_numbers_reach_the_search() {
     let config = suite_config();
     let base = suite_nodes(8, config);
-    for (name, value) in [("lmr_far", 8), ("lmr_history", 8), ("lmr_cut", 4)] {
+    for (name, value) in [
+        ("lmr_far", 8),
+        ("lmr_history", 8),
+        ("lmr_cut", 4),
+        ("eval_shapes", 75),
+        ("eval_threat", 140),
+        ("eval_parent", 30),
+    ] {
         let mut other = config;
         *other.search.slot(name).expect("a search number") = value;
         assert_ne!(

@@ -45,6 +45,14 @@ pub struct SearchParams {
     /// Extra late-move reduction, in quarter plies, of a reducible move other than the
     /// killers at an expected cut node (0: off).
     pub lmr_cut: i32,
+    /// Percent of the shape material (the evaluation less its threat state) the search
+    /// reads at a node (100: the evaluation as fitted).
+    pub eval_shapes: i32,
+    /// Percent of the threat-state value the search reads at a node.
+    pub eval_threat: i32,
+    /// Percent weight of the parent's shape material in the two-ply mean (50: the plain
+    /// mean; 0: the node's own material alone).
+    pub eval_parent: i32,
 }
 
 /// Why a parameter text was refused.
@@ -79,6 +87,9 @@ impl SearchParams {
         lmr_far_distance: 3,
         lmr_history: 0,
         lmr_cut: 0,
+        eval_shapes: 100,
+        eval_threat: 100,
+        eval_parent: 50,
     };
 
     /// The names of the numbers, in a fixed order.
@@ -104,6 +115,9 @@ impl SearchParams {
                 "lmr_far_distance",
                 "lmr_history",
                 "lmr_cut",
+                "eval_shapes",
+                "eval_threat",
+                "eval_parent",
             ]
             .map(String::from),
         );
@@ -138,6 +152,9 @@ impl SearchParams {
             "lmr_far_distance" => &mut self.lmr_far_distance,
             "lmr_history" => &mut self.lmr_history,
             "lmr_cut" => &mut self.lmr_cut,
+            "eval_shapes" => &mut self.eval_shapes,
+            "eval_threat" => &mut self.eval_threat,
+            "eval_parent" => &mut self.eval_parent,
             _ => return None,
         })
     }
@@ -160,6 +177,8 @@ impl SearchParams {
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),
+            "eval_shapes" | "eval_threat" => (0, 400),
+            "eval_parent" => (0, 100),
             _ => (0, 100_000),
         }
     }

@@ -467,17 +467,21 @@ impl<'a> Search<'a> {
     /// just moved and the side to move, plus this ply's threat state as it stands (Rapfi's
     /// split, SEARCH.md §3: what the side to move can force next is not a swing to average
     /// away). The shape material is kept for the children. Every node at `ply` > 0 has a
-    /// parent that evaluated before its move loop.
+    /// parent that evaluated before its move loop. `SearchParams::eval_*` weigh the parts
+    /// (the defaults give exactly the sum above).
     #[inline]
     fn eval_at(&mut self, ply: i32) -> Score {
         let (raw, threat) = evaluate_parts(self.board);
         let up = ply as usize;
         let shapes = raw - threat;
         self.evals[up] = shapes;
-        if up > 0 {
-            (shapes - self.evals[up - 1]) / 2 + threat
+        let p = &self.params;
+        let material = if up > 0 {
+            // `eval_parent` 50 is the plain mean, (shapes - parent) / 2, to the unit.
+            (shapes * (100 - p.eval_parent) - self.evals[up - 1] * p.eval_parent) / 100
         } else {
-            raw
-        }
+            shapes
+        };
+        material * p.eval_shapes / 100 + threat * p.eval_threat / 100
     }
 }

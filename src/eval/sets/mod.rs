@@ -188,10 +188,9 @@ pub fn select(set: SetName) {
 
 /// The set new boards read.
 pub fn active() -> SetName {
-    match ACTIVE.load(Ordering::Relaxed) {
-        1 => SetName::Fitted,
-        _ => SetName::Hand,
-    }
+    // `select` stores a `SetName as u8`, which indexes `ALL`.
+    let stored = ACTIVE.load(Ordering::Relaxed) as usize;
+    SetName::ALL.get(stored).copied().unwrap_or(SetName::Hand)
 }
 
 #[cfg(test)]
