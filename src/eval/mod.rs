@@ -120,6 +120,44 @@ fn score_counts(
     (score.clamp(-EVAL_LIMIT, EVAL_LIMIT), threat)
 }
 
+/// How the search weighs a position's evaluation parts, in percent: its shape material
+/// (`shapes`), its threat state (`threat`), and the parent's shape material in the two-ply
+/// mean (`parent`). The search reads them from its `SearchParams`; the tuner's mirror of
+/// the search's evaluation (`tune::features::search_eval_with`) uses `PLAIN`, so the two
+/// agree by construction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EvalMix {
+    /// Percent of the shape material (the evaluation less its threat state).
+    pub shapes: i32,
+    /// Percent of the threat-state value.
+    pub threat: i32,
+    /// Percent weight of the parent's shape material in the two-ply mean (50: the plain
+    /// mean; 0: the node's own material alone).
+    pub parent: i32,
+}
+
+impl EvalMix {
+    /// The plain two-ply mean of the shape material plus the threat state as it stands.
+    pub const PLAIN: EvalMix = EvalMix {
+        shapes: 100,
+        threat: 100,
+        parent: 50,
+    };
+
+    /// The search's score of a node with shape material `shapes` and threat state
+    /// `threat`, whose parent's shape material (from the parent's side to move's view) is
+    /// `parent` (`None` at the root). `PLAIN` gives `(shapes - parent) / 2 + threat` to the
+    /// unit, and `shapes + threat` without a parent.
+    #[inline]
+    pub fn score(&self, shapes: Score, parent: Option<Score>, threat: Score) -> Score {
+        let material = match parent {
+            Some(up) => (shapes * (100 - self.parent) - up * self.parent) / 100,
+            None => shapes,
+        };
+        material * self.shapes / 100 + threat * self.threat / 100
+    }
+}
+
 /// Static ordering score of `p` for the side to move: own threat, blocked threat, and the
 /// cell's evaluation shares, by the engine's weights.
 #[inline]

@@ -8,7 +8,7 @@
 //! those of [`SearchParams::names`], and a file may give any subset of them.
 
 use crate::eval::weights::{ASPIRATION, FUTILITY_PER_PLY};
-use crate::eval::OrderWeights;
+use crate::eval::{EvalMix, OrderWeights};
 use crate::types::Score;
 use std::fmt;
 
@@ -45,14 +45,9 @@ pub struct SearchParams {
     /// Extra late-move reduction, in quarter plies, of a reducible move other than the
     /// killers at an expected cut node (0: off).
     pub lmr_cut: i32,
-    /// Percent of the shape material (the evaluation less its threat state) the search
-    /// reads at a node (100: the evaluation as fitted).
-    pub eval_shapes: i32,
-    /// Percent of the threat-state value the search reads at a node.
-    pub eval_threat: i32,
-    /// Percent weight of the parent's shape material in the two-ply mean (50: the plain
-    /// mean; 0: the node's own material alone).
-    pub eval_parent: i32,
+    /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
+    /// `eval_parent` in the text form).
+    pub eval: EvalMix,
 }
 
 /// Why a parameter text was refused.
@@ -87,9 +82,7 @@ impl SearchParams {
         lmr_far_distance: 3,
         lmr_history: 0,
         lmr_cut: 0,
-        eval_shapes: 100,
-        eval_threat: 100,
-        eval_parent: 50,
+        eval: EvalMix::PLAIN,
     };
 
     /// The names of the numbers, in a fixed order.
@@ -152,9 +145,9 @@ impl SearchParams {
             "lmr_far_distance" => &mut self.lmr_far_distance,
             "lmr_history" => &mut self.lmr_history,
             "lmr_cut" => &mut self.lmr_cut,
-            "eval_shapes" => &mut self.eval_shapes,
-            "eval_threat" => &mut self.eval_threat,
-            "eval_parent" => &mut self.eval_parent,
+            "eval_shapes" => &mut self.eval.shapes,
+            "eval_threat" => &mut self.eval.threat,
+            "eval_parent" => &mut self.eval.parent,
             _ => return None,
         })
     }

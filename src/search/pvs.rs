@@ -467,21 +467,15 @@ impl<'a> Search<'a> {
     /// just moved and the side to move, plus this ply's threat state as it stands (Rapfi's
     /// split, SEARCH.md §3: what the side to move can force next is not a swing to average
     /// away). The shape material is kept for the children. Every node at `ply` > 0 has a
-    /// parent that evaluated before its move loop. `SearchParams::eval_*` weigh the parts
-    /// (the defaults give exactly the sum above).
+    /// parent that evaluated before its move loop. `SearchParams::eval` weighs the parts
+    /// (`EvalMix::PLAIN`, the default, gives exactly the sum above).
     #[inline]
     fn eval_at(&mut self, ply: i32) -> Score {
         let (raw, threat) = evaluate_parts(self.board);
         let up = ply as usize;
         let shapes = raw - threat;
         self.evals[up] = shapes;
-        let p = &self.params;
-        let material = if up > 0 {
-            // `eval_parent` 50 is the plain mean, (shapes - parent) / 2, to the unit.
-            (shapes * (100 - p.eval_parent) - self.evals[up - 1] * p.eval_parent) / 100
-        } else {
-            shapes
-        };
-        material * p.eval_shapes / 100 + threat * p.eval_threat / 100
+        let parent = up.checked_sub(1).map(|u| self.evals[u]);
+        self.params.eval.score(shapes, parent, threat)
     }
 }

@@ -6,7 +6,7 @@
 use crate::board::Board;
 use crate::eval::pattern::{Pattern4, CODES};
 use crate::eval::sets::{threat_mask, EvalSet};
-use crate::eval::{forbid_three_threes, Shapes};
+use crate::eval::{forbid_three_threes, EvalMix, Shapes};
 use crate::types::{Color, Pos, Score};
 
 /// Line patterns (`Pattern`).
@@ -92,16 +92,15 @@ pub fn eval_with(f: &Features, set: &EvalSet) -> Score {
 /// The search's evaluation of a position with features `f` whose parent (the position
 /// before the last move, from its own side to move's view) has features `parent`: the mean
 /// of the two plies' shape material plus the threat state as it stands, in integers as
-/// the alpha-beta computes it (`Search::eval_at`). Without a parent, `eval_with`.
+/// the alpha-beta computes it (`Search::eval_at` at the default `EvalMix::PLAIN`, through
+/// the same `EvalMix::score`). Without a parent, `eval_with`.
 pub fn search_eval_with(f: &Features, parent: Option<&Features>, set: &EvalSet) -> Score {
-    let (score, threat) = eval_parts_with(f, set);
-    match parent {
-        Some(p) => {
-            let (up, up_threat) = eval_parts_with(p, set);
-            ((score - threat) - (up - up_threat)) / 2 + threat
-        }
-        None => score,
-    }
+    let shapes = |f: &Features| {
+        let (score, threat) = eval_parts_with(f, set);
+        (score - threat, threat)
+    };
+    let (own, threat) = shapes(f);
+    EvalMix::PLAIN.score(own, parent.map(|p| shapes(p).0), threat)
 }
 
 /// `eval_with`, and its threat-state part (as `eval::evaluate_parts`).
