@@ -4,6 +4,7 @@
 
 use super::limits::Limits;
 use super::{deadline, part, Search, SearchResult};
+use crate::budget::earliest;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
 use std::time::Instant;
 
@@ -36,7 +37,7 @@ pub(super) fn safety_net(
         if remaining < limits.hard / 10 {
             return;
         }
-        let check_end = Instant::now().checked_add(remaining / 3).min(hard).or(hard);
+        let check_end = earliest(Instant::now().checked_add(remaining / 3), hard);
         if !search.loses_to_vct(m, SAFETY_VCT_DEPTH, 2_000_000, check_end) {
             return;
         }

@@ -180,7 +180,7 @@ pub fn think(
     }
 
     // Our own VCF first: cheap to try, decisive when found.
-    let threat_end = deadline(start, limits.soft / 4).min(hard).or(hard);
+    let threat_end = earliest(deadline(start, limits.soft / 4), hard);
     // The alpha-beta gets 80 % of the hard cap; the rest is kept for the safety net.
     let mut search_end = deadline(start, part(limits.hard, 4, 5));
     // A forced block cannot change the move; under a match clock it starts no iteration

@@ -6,6 +6,7 @@
 use crate::board::Board;
 use crate::eval::pattern::{Pattern4, CODES};
 use crate::eval::sets::{threat_mask, EvalSet};
+use crate::eval::weights::EVAL_LIMIT;
 use crate::eval::{forbid_three_threes, EvalMix, Shapes};
 use crate::types::{Color, Pos, Score};
 
@@ -122,7 +123,10 @@ fn eval_parts_with(f: &Features, set: &EvalSet) -> (Score, Score) {
         }
     }
     let threat = set.threat[f.mask] as Score;
-    ((base / 2 + score + threat).clamp(-10_000, 10_000), threat)
+    (
+        (base / 2 + score + threat).clamp(-EVAL_LIMIT, EVAL_LIMIT),
+        threat,
+    )
 }
 
 #[cfg(test)]
