@@ -33,8 +33,9 @@ pub(super) fn safety_net(
         if !m.is_some() || !search.is_empty(m) {
             return;
         }
+        // The check needs a twentieth of the cap at least (the alpha-beta leaves a tenth).
         let remaining = limits.hard.saturating_sub(start.elapsed());
-        if remaining < limits.hard / 10 {
+        if remaining < limits.hard / 20 {
             return;
         }
         let check_end = earliest(Instant::now().checked_add(remaining / 3), hard);
@@ -46,7 +47,7 @@ pub(super) fn safety_net(
         // The re-search may use what is left of the hard cap, less a share for its own
         // check, and paces itself on that window: were it held to the first search's soft
         // target, already passed, it would stop after one ply and play an unsearched move.
-        let research_end = deadline(start, part(limits.hard, 17, 20));
+        let research_end = deadline(start, part(limits.hard, 19, 20));
         search.extend_deadline(research_end);
         let now = Instant::now();
         let last_start =
