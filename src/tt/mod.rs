@@ -32,9 +32,12 @@
 //! bytes. hashbrown's power-of-two bucket counts would leave up to half a budget unused,
 //! so the budget is split into up to three shards (see `shards`), which use more than 7/8
 //! of any budget of a MiB or more ([`TranspositionTable::allocated_bytes`] says how much).
+//! On Linux the shards' pages are mapped by a helper thread as they are allocated, not by
+//! the first searches' stores (`pages`).
 
 mod hasher;
 mod node;
+mod pages;
 mod policy;
 mod shards;
 mod slot;

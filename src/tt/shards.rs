@@ -8,8 +8,12 @@
 //! buckets), so every shard fills at the same rate.
 
 use super::hasher::Mixer;
+use super::pages::PageAlloc;
 use super::slot::Slot;
 use hashbrown::HashTable;
+
+/// One shard: a hashbrown table in memory faulted in when it is allocated.
+type Table = HashTable<Slot, PageAlloc>;
 
 /// Most shards: 1 + 1/2 + 1/4 of a budget's top power of two.
 const MAX_SHARDS: usize = 3;
@@ -47,7 +51,7 @@ pub(crate) fn buckets_for(bytes: usize) -> usize {
 /// The shards and where each one's share of the 32-bit selector range ends.
 #[derive(Default)]
 pub(crate) struct Shards {
-    tables: Vec<HashTable<Slot>>,
+    tables: Vec<Table>,
     /// Cumulative bucket counts: shard `i` takes selectors below `ends[i]`.
     ends: [u64; MAX_SHARDS],
     /// Total buckets.
@@ -85,7 +89,7 @@ impl Shards {
             if buckets < MIN_BUCKETS || buckets * 8 < first {
                 break;
             }
-            let mut table = HashTable::new();
+            let mut table = Table::new_in(PageAlloc);
             while buckets >= MIN_BUCKETS
                 && table
                     .try_reserve(buckets / 8 * 7, |s: &Slot| mixer.hash(s.hash))
@@ -107,7 +111,7 @@ impl Shards {
 
     /// The shard that holds keys of hashbrown hash `h`.
     #[inline]
-    pub fn pick(&mut self, h: u64) -> &mut HashTable<Slot> {
+    pub fn pick(&mut self, h: u64) -> &mut Table {
         let mut i = 0;
         if self.tables.len() > 1 {
             let x = (((h >> 24) & 0xFFFF_FFFF) * self.total) >> 32;
@@ -120,17 +124,17 @@ impl Shards {
 
     /// Entries stored.
     pub fn len(&self) -> usize {
-        self.tables.iter().map(HashTable::len).sum()
+        self.tables.iter().map(Table::len).sum()
     }
 
     /// Entries the shards hold without reserving (hashbrown's own count).
     pub fn capacity(&self) -> usize {
-        self.tables.iter().map(HashTable::capacity).sum()
+        self.tables.iter().map(Table::capacity).sum()
     }
 
     /// Bytes of all allocations.
     pub fn allocation_size(&self) -> usize {
-        self.tables.iter().map(HashTable::allocation_size).sum()
+        self.tables.iter().map(Table::allocation_size).sum()
     }
 
     /// Number of shards.
@@ -140,7 +144,7 @@ impl Shards {
 
     /// Forget every entry, keeping the allocations.
     pub fn clear(&mut self) {
-        self.tables.iter_mut().for_each(HashTable::clear);
+        self.tables.iter_mut().for_each(Table::clear);
     }
 }
 
@@ -188,7 +192,7 @@ mod tests {
         for _ in 0..100_000 {
             x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
             let h = mixer.hash(x);
-            let t: *const HashTable<Slot> = s.pick(h);
+            let t: *const Table = s.pick(h);
             hits[usize::from(!std::ptr::eq(t, &s.tables[0]))] += 1;
         }
         // Expected 80 % / 20 %.
