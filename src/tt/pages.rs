@@ -5,7 +5,7 @@
 //! of it. Left to the kernel, each 4 KiB page is mapped (and zeroed) by a page fault the
 //! first time a search stores into it, so a fresh process's first searches paid for tens
 //! of thousands of faults inside their clock: at 200 ms a move an engine's first search
-//! ran at about half the speed of its tenth (README, Other measurements). Faulting the
+//! ran at about half the speed of its tenth (README, Performance). Faulting the
 //! block in before returning it costs about 85 ms for a 350 MB budget, all of it inside
 //! the first move when the manager sends the move right after `START` and `INFO`. So a
 //! detached thread asks the kernel to map the block (`MADV_POPULATE_WRITE`, Linux 5.14 and
