@@ -20,6 +20,13 @@ use std::ptr::NonNull;
 #[cfg(target_os = "linux")]
 const PAGE: usize = 4096;
 
+/// Bytes mapped by one call of the helper (about a millisecond's work), and its pause
+/// after each.
+#[cfg(target_os = "linux")]
+const CHUNK: usize = 2 << 20;
+#[cfg(target_os = "linux")]
+const PAUSE: std::time::Duration = std::time::Duration::from_micros(200);
+
 /// Blocks this large or larger are mapped by the helper thread (a table's shards are).
 const POPULATE_FROM: usize = 1 << 20;
 
@@ -65,25 +72,29 @@ fn populate(start: usize, len: usize) {
 #[cfg(not(target_os = "linux"))]
 fn populate(_start: usize, _len: usize) {}
 
-/// Ask the kernel to map the whole pages inside `len` bytes from address `start`; false
-/// when it refuses (a kernel older than 5.14, a range no longer mapped).
+/// Ask the kernel to map the whole pages inside `len` bytes from address `start`, a chunk
+/// at a time with a pause after each, so the search's own faults and allocations are
+/// never held up for long and the process can exit between chunks. False when the kernel
+/// refuses (a kernel older than 5.14, a range no longer mapped).
 #[cfg(target_os = "linux")]
 fn populate_now(start: usize, len: usize) -> bool {
     let first = start.next_multiple_of(PAGE);
     let end = (start + len) / PAGE * PAGE;
-    if end <= first {
-        return true;
+    let mut at = first;
+    while at < end {
+        let n = CHUNK.min(end - at);
+        // SAFETY: `MADV_POPULATE_WRITE` maps pages without reading or writing them, so it
+        // cannot race with the search. Should the block be freed first, the range is
+        // either unmapped (the call fails) or reused, where mapping pages changes nothing
+        // either.
+        let rc = unsafe { libc::madvise(at as *mut libc::c_void, n, libc::MADV_POPULATE_WRITE) };
+        if rc != 0 {
+            return false;
+        }
+        at += n;
+        std::thread::sleep(PAUSE);
     }
-    // SAFETY: `MADV_POPULATE_WRITE` maps pages without reading or writing them, so it
-    // cannot race with the search. Should the block be freed first, the range is either
-    // unmapped (the call fails) or reused, where mapping pages changes nothing either.
-    unsafe {
-        libc::madvise(
-            first as *mut libc::c_void,
-            end - first,
-            libc::MADV_POPULATE_WRITE,
-        ) == 0
-    }
+    true
 }
 
 #[cfg(test)]
