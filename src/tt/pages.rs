@@ -9,9 +9,10 @@
 //! block in before returning it costs about 85 ms for a 350 MB budget, all of it inside
 //! the first move when the manager sends the move right after `START` and `INFO`. So a
 //! detached thread asks the kernel to map the block (`MADV_POPULATE_WRITE`, Linux 5.14 and
-//! later): that call never reads or writes the memory, so it cannot race with the search
-//! that is already storing into the same block, and on an older kernel, or any other
-//! system, it simply fails and the pages fault in on first touch as before.
+//! later), a chunk at a time: that call never reads or writes the memory, so it cannot
+//! race with the search that is already storing into the same block, and on an older
+//! kernel, or any other system, it simply fails and the pages fault in on first touch as
+//! before.
 
 use allocator_api2::alloc::{AllocError, Allocator, Layout};
 use std::ptr::NonNull;

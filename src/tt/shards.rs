@@ -12,7 +12,7 @@ use super::pages::PageAlloc;
 use super::slot::Slot;
 use hashbrown::HashTable;
 
-/// One shard: a hashbrown table in memory faulted in when it is allocated.
+/// One shard: a hashbrown table whose pages are mapped as it is allocated (`pages`).
 type Table = HashTable<Slot, PageAlloc>;
 
 /// Most shards: 1 + 1/2 + 1/4 of a budget's top power of two.
