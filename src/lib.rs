@@ -14,7 +14,7 @@
 //! | [`tt`] | the `hashbrown` transposition table: key identity (checksum or not), mate scores converted by ply, threat proofs, replacement, counters |
 //! | [`engine`] | the game record, the table and a search behind one API |
 //! | [`brain`] | the protocol state machine: commands in, responses out, no I/O |
-//! | [`bench`] | the fixed search suite behind `Bench: N` |
+//! | [`bench`](mod@bench) | the fixed search suite behind `Bench: N` |
 //! | [`tune`] | `wuzi-tune`: self-play, features, the logistic-regression fit, the weight-set data files of `eval/sets/`; SPSA for the search's numbers |
 //!
 //! Dependencies point one way: `types` ← `board` ↔ `eval` (the board reads the pattern

@@ -12,7 +12,7 @@
 //! too, to see an overline or a five closed at both ends: their tables are *wide*, indexed
 //! by the 16-bit window plus the two outer cells' codes (20 bits), and the board keeps the
 //! fifth cells' shapes current only for wide tables, so freestyle pays nothing for them.
-//! Each colour is classified under its own half of the rule ([`FiveRule`]): that is where
+//! Each colour is classified under its own half of the rule (`pattern::FiveRule`): that is where
 //! renju's black (exactly five) and white (five or more) plug in.
 
 use super::pattern::{classify, code_index, combine, FiveRule, Pattern, Pattern4, Seen};

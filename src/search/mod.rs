@@ -10,7 +10,7 @@
 //! - `ordering`: move keys and the best-first picker;
 //! - `params`: the tunable numbers ([`SearchParams`]) each search copies;
 //! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),
-//!   turned into the shared node-and-clock [`Budget`](crate::budget::Budget).
+//!   turned into the shared node-and-clock [`Budget`].
 //!
 //! The order matters for strength and safety: a five is played and a five threat blocked
 //! without searching; a proven VCF is played at once; otherwise the alpha-beta runs

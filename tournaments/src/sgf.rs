@@ -1,4 +1,4 @@
-//! SGF (FF[4]) game records for gomoku, in the dialect c-gomoku-cli writes, so the files open
+//! SGF (`FF[4]`) game records for gomoku, in the dialect c-gomoku-cli writes, so the files open
 //! in SGF viewers and in the tools that read that manager's output.
 //!
 //! One game is one tree without variations: a root node with the game information, then one
@@ -10,7 +10,7 @@
 //!   ended, in words; not a standard property, c-gomoku-cli's).
 //! - Moves: `B[xy]` / `W[xy]`, the first letter the column (x) and the second the row (y),
 //!   both from `a` = 0 at the top left, the protocol's own coordinates. Past `z` the letters go
-//!   on with `A`..`Z`, as FF[4] does for boards up to 52, so 27..32-line boards fit.
+//!   on with `A`..`Z`, as `FF[4]` does for boards up to 52, so 27..32-line boards fit.
 //! - Comments: `C[opening move]` on opening stones; `C[<ms>ms]` on played ones (c-gomoku-cli's
 //!   form), followed by the engine's `MESSAGE` lines for that move, one per line.
 
