@@ -21,6 +21,7 @@ use wuzi::tune::fit::Fit;
 use wuzi::tune::game::{parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
+use wuzi::tune::relabel::relabel_all;
 use wuzi::tune::selfplay::{play_all, Balance, SelfPlay};
 use wuzi::tune::spsa::{self, Spsa};
 use wuzi::Rule;
@@ -47,6 +48,9 @@ enum Action {
         #[command(flatten)]
         fit: FitArgs,
     },
+    /// Score a games file's positions again by a deeper search (the moves and results stay);
+    /// `fit` on the new file then blends the results with those scores.
+    Relabel(RelabelArgs),
     /// Self-play, then fit.
     All {
         #[command(flatten)]
@@ -96,6 +100,28 @@ struct PlayArgs {
     /// new generation fitted on the last one's games).
     #[arg(long, value_name = "SET", default_value = "hand")]
     eval: SetName,
+}
+
+#[derive(Args, Debug)]
+struct RelabelArgs {
+    /// The games file to relabel.
+    #[arg(long)]
+    games_file: PathBuf,
+    /// Nodes of each position's search.
+    #[arg(long, default_value_t = 100_000)]
+    nodes: u64,
+    /// Relabel only the file's first this many games (default: all).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Worker threads (the scores do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Weight set the searching engine evaluates with (default: the set compiled in).
+    #[arg(long, value_name = "SET", default_value = "fitted")]
+    eval: SetName,
+    /// Where to write the relabelled games file.
+    #[arg(long)]
+    out: PathBuf,
 }
 
 #[derive(Args, Debug)]
@@ -286,6 +312,37 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
     Ok(games)
 }
 
+fn relabel(a: &RelabelArgs) -> Result<(), String> {
+    wuzi::eval::sets::select(a.eval);
+    let text = std::fs::read_to_string(&a.games_file)
+        .map_err(|e| format!("{}: {e}", a.games_file.display()))?;
+    let mut games = parse_games(&text)?;
+    games.truncate(a.limit.unwrap_or(games.len()));
+    let start = Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = games.len();
+    let deep = relabel_all(&games, a.nodes, a.threads, &|_| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n.is_multiple_of(50) || n == total {
+            eprintln!("relabel: {n}/{total} games, {:.0?}", start.elapsed());
+        }
+    });
+    let scored =
+        |gs: &[Game]| -> usize { gs.iter().map(|g| g.scores.iter().flatten().count()).sum() };
+    let text: String = deep.iter().map(|g| g.to_line() + "\n").collect();
+    write_file(&a.out, &text)?;
+    eprintln!(
+        "relabel: {} games, {} scored positions (were {}) at {} nodes in {:.1?} -> {}",
+        deep.len(),
+        scored(&deep),
+        scored(&games),
+        a.nodes,
+        start.elapsed(),
+        a.out.display()
+    );
+    Ok(())
+}
+
 fn fit(games: &[Game], a: &FitArgs, out: &Path, source: &[String]) -> Result<(), String> {
     let start = Instant::now();
     let plan = Plan {
@@ -439,6 +496,7 @@ fn spsa(a: &SpsaArgs) -> Result<(), String> {
 fn run(cli: Cli) -> Result<(), String> {
     match cli.action {
         Action::Selfplay(a) => selfplay(&a).map(|_| ()),
+        Action::Relabel(a) => relabel(&a),
         Action::Fit { games_file, fit: a } => {
             let text = std::fs::read_to_string(&games_file)
                 .map_err(|e| format!("{}: {e}", games_file.display()))?;

@@ -10,6 +10,7 @@
 //! - `model`: the evaluation as a linear model, to and from a weight set;
 //! - `fit`: logistic regression by minibatch Adam;
 //! - `pipeline`: games → fitted set plus before/after losses;
+//! - `relabel`: a games file's positions scored again by a deeper search (distillation);
 //! - `hand`: the hand-set weights as a set (where the fit starts);
 //! - `file`: the data file, written and read back;
 //! - `spsa`: the search's numbers (`SearchParams`) tuned by SPSA on games between two
@@ -23,5 +24,6 @@ pub mod game;
 pub mod hand;
 pub mod model;
 pub mod pipeline;
+pub mod relabel;
 pub mod selfplay;
 pub mod spsa;

@@ -233,7 +233,7 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> Vec<Pos> {
 /// node budget takes guards against a pathological search; within it, the result follows
 /// from the nodes alone. (The root threat searches get a sixth and a quarter of it: with a
 /// 5 s cap, a process starved of CPU on a loaded machine hit them and changed a game.)
-fn search_nodes(engine: &mut Engine, nodes: u64) -> SearchResult {
+pub(crate) fn search_nodes(engine: &mut Engine, nodes: u64) -> SearchResult {
     let limits = Limits {
         max_nodes: Some(nodes),
         ..Limits::time(CLOCK_CAP)

@@ -138,7 +138,7 @@ fn step(cfg: &Spsa, knobs: &[Knob], index: usize) -> f64 {
 
 /// `f` of each of `indices` on `threads` threads, handed out one at a time (so a thread
 /// that drew short games takes the next instead of waiting), in the order of `indices`.
-fn in_parallel<T: Send>(
+pub(crate) fn in_parallel<T: Send>(
     indices: &[usize],
     threads: usize,
     f: impl Fn(usize) -> T + Sync,
