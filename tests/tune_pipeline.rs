@@ -150,6 +150,85 @@ fn fit_starts_from_the_set_it_is_given() {
     assert!(fitted.contains("from the fitted set"), "{fitted}");
 }
 
+/// `wuzi-tune relabel`: the same games with every position after the opening scored again
+/// by a deeper search, which `fit` then reads like any games file.
+#[test]
+fn relabelled_games_keep_their_moves_and_fit() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-relabel-{}", std::process::id()));
+    let path = |name: &str| {
+        dir.join(name)
+            .to_str()
+            .expect("a UTF-8 temporary path")
+            .to_string()
+    };
+    wuzi_tune([
+        "selfplay",
+        "--games",
+        "4",
+        "--nodes",
+        "800",
+        "--seed",
+        "13",
+        "--out",
+        &path("play"),
+    ]);
+    let shallow = dir.join("play").join("games.txt");
+    let shallow_path = shallow.to_str().expect("a UTF-8 temporary path");
+    let relabel = |out: &str, threads: &str| {
+        wuzi_tune([
+            "relabel",
+            "--games-file",
+            shallow_path,
+            "--nodes",
+            "4000",
+            "--limit",
+            "3",
+            "--threads",
+            threads,
+            "--out",
+            &path(out),
+        ]);
+        std::fs::read_to_string(dir.join(out)).expect("the relabelled games file")
+    };
+    let (deep, again) = (relabel("deep.txt", "1"), relabel("deep2.txt", "2"));
+    wuzi_tune([
+        "fit",
+        "--games-file",
+        &path("deep.txt"),
+        "--epochs",
+        "1",
+        "--finish",
+        "0",
+        "--lr",
+        "0.03",
+        "--hold-every",
+        "3",
+        "--fit-out",
+        &path("fit"),
+    ]);
+    let fitted = std::fs::read_to_string(dir.join("fit").join("fitted.rs")).expect("the weights");
+    let shallow = std::fs::read_to_string(&shallow).expect("the games file");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(deep, again, "the scores do not depend on the threads");
+    let (shallow, deep) = (
+        parse_games(&shallow).expect("games"),
+        parse_games(&deep).expect("games"),
+    );
+    assert_eq!(deep.len(), 3);
+    for (s, d) in shallow.iter().zip(&deep) {
+        assert_eq!(
+            (&s.moves, s.opening, s.result),
+            (&d.moves, d.opening, d.result)
+        );
+    }
+    assert_ne!(
+        shallow[..3].iter().map(|g| &g.scores).collect::<Vec<_>>(),
+        deep.iter().map(|g| &g.scores).collect::<Vec<_>>(),
+        "a search of 4000 nodes scored every position as one of 800 did"
+    );
+    assert!(parse(&fitted).is_ok(), "{fitted}");
+}
+
 /// A match game gives each side its own numbers: the same opening between two equal
 /// searches and between the engine and a crippled ordering are different games, and each
 /// follows from the seed, the index and the two sides' numbers.
