@@ -6,9 +6,10 @@
 //!
 //! `selfplay` writes `OUT/games.txt`; `fit` reads a games file and writes a weight-set data
 //! file (`OUT/fitted.rs`, and `--write PATH` too); `all` does both; `hand` writes the
-//! hand-set weights' data file; `spsa` tunes the search's numbers (move-ordering weights,
-//! margins) on game pairs and writes them as `name = value` lines. Everything follows from
-//! the seed (and, for `spsa`, the thread count).
+//! hand-set weights' data file; `relabel` scores a games file's positions again by a deeper
+//! search (its output is a games file `fit` reads); `spsa` tunes the search's numbers
+//! (move-ordering weights, margins) on game pairs and writes them as `name = value` lines.
+//! Everything follows from the seed (and, for `spsa`, the thread count).
 
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
