@@ -9,10 +9,9 @@
 //! so a relabelled file is the same on any machine and any number of threads.
 
 use super::game::Game;
-use super::selfplay::{engine, search_nodes};
+use super::selfplay::{engine, recorded_score, search_nodes};
 use super::spsa::in_parallel;
 use crate::search::SearchParams;
-use crate::types::WIN_BOUND;
 
 /// `game` with every position after its opening scored by a search of `nodes`; a position
 /// whose search proves nothing (the root's threat search spent the budget, depth 0) gets no
@@ -26,9 +25,7 @@ pub fn relabel_game(game: &Game, nodes: u64) -> Game {
     }
     for (ply, &pos) in game.moves.iter().enumerate() {
         if ply >= game.opening {
-            let r = search_nodes(&mut engine, nodes);
-            let searched = r.depth > 0 || r.score.abs() >= WIN_BOUND;
-            out.scores[ply] = searched.then_some(r.score);
+            out.scores[ply] = recorded_score(&search_nodes(&mut engine, nodes));
         }
         if engine.play(pos).is_err() {
             out.scores[ply] = None;
@@ -39,7 +36,8 @@ pub fn relabel_game(game: &Game, nodes: u64) -> Game {
 }
 
 /// Every game of `games` relabelled at `nodes` on `threads` threads, in the file's order;
-/// `progress` hears of each finished game (its index).
+/// `progress` hears of each finished game (its index). A game whose worker panicked is
+/// missing from the result.
 pub fn relabel_all(
     games: &[Game],
     nodes: u64,

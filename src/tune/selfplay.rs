@@ -162,11 +162,7 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
             let side = engines[0].board().side_to_move().idx();
             let n = engines.len();
             let r = search_nodes(&mut engines[side % n], cfg.nodes);
-            // Under a node cap the root's threat search may spend the whole budget without
-            // a proof, leaving the alpha-beta nothing: the move is the engine's static
-            // fallback and its score says nothing.
-            let searched = r.depth > 0 || r.score.abs() >= WIN_BOUND;
-            (r.best, searched.then_some(r.score))
+            (r.best, recorded_score(&r))
         };
         if !play(engines, pos) {
             break;
@@ -239,6 +235,13 @@ pub(crate) fn search_nodes(engine: &mut Engine, nodes: u64) -> SearchResult {
         ..Limits::time(CLOCK_CAP)
     };
     engine.think(&limits)
+}
+
+/// The score a games file records for a search: none when the search says nothing. Under
+/// a node cap the root's threat search may spend the whole budget without a proof, leaving
+/// the alpha-beta nothing: the move is then the engine's static fallback (depth 0).
+pub(crate) fn recorded_score(r: &SearchResult) -> Option<Score> {
+    (r.depth > 0 || r.score.abs() >= WIN_BOUND).then_some(r.score)
 }
 
 /// The score of `engine`'s position for the side to move, by a search of `nodes`.

@@ -110,6 +110,13 @@ fn relabel(a: &RelabelArgs) -> Result<(), String> {
     });
     let scored =
         |gs: &[Game]| -> usize { gs.iter().map(|g| g.scores.iter().flatten().count()).sum() };
+    if deep.len() != games.len() {
+        eprintln!(
+            "relabel: {} of {} games were lost to a failed worker",
+            games.len() - deep.len(),
+            games.len()
+        );
+    }
     let text: String = deep.iter().map(|g| g.to_line() + "\n").collect();
     write_file(&a.out, &text)?;
     eprintln!(
