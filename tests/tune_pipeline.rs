@@ -6,7 +6,7 @@ use wuzi::search::SearchParams;
 use wuzi::tune::dataset::samples;
 use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
-use wuzi::tune::game::parse_games;
+use wuzi::tune::game::{games_text, parse_games};
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::selfplay::{
     engine, opening_score, play_all, play_game, play_match_game, Balance, SelfPlay,
@@ -28,7 +28,7 @@ fn selfplay_fit_and_write_a_weight_file_that_loads() {
     // A game follows from the seed and its index alone.
     assert_eq!(play_game(&cfg, 4), games[4]);
     // The games file reads back.
-    let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+    let text = games_text(&games);
     assert_eq!(parse_games(&text).as_ref(), Ok(&games));
 
     let plan = Plan {
@@ -412,7 +412,7 @@ fn selfplay_games_keep_their_rule() {
             ..SelfPlay::default()
         };
         let games = play_all(&cfg, &|_| {});
-        let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+        let text = games_text(&games);
         let back = parse_games(&text).expect("the games file reads back");
         for g in &back {
             assert_eq!(g.rule(), rule);

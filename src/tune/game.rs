@@ -108,6 +108,12 @@ impl Game {
     }
 }
 
+/// A games file's text: one line per game, each ending in a newline (`parse_games` reads
+/// it back).
+pub fn games_text(games: &[Game]) -> String {
+    games.iter().map(|g| g.to_line() + "\n").collect()
+}
+
 /// Read a games file (blank lines and `#` comments skipped).
 pub fn parse_games(text: &str) -> Result<Vec<Game>, String> {
     text.lines()
@@ -132,6 +138,10 @@ mod tests {
             scores: vec![None, None, Some(-35)],
         };
         assert_eq!(Game::from_line(&g.to_line()), Ok(g.clone()));
+        assert_eq!(
+            parse_games(&games_text(&[g.clone(), g.clone()])),
+            Ok(vec![g.clone(), g.clone()])
+        );
         assert_eq!(
             parse_games(&format!("# c\n\n{}\n", g.to_line())),
             Ok(vec![g])

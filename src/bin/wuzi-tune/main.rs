@@ -19,7 +19,7 @@ use wuzi::eval::sets::SetName;
 use wuzi::search::SearchParams;
 use wuzi::tune::file::{parse, render};
 use wuzi::tune::fit::Fit;
-use wuzi::tune::game::{parse_games, Game};
+use wuzi::tune::game::{games_text, parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::relabel::relabel_all;
@@ -81,7 +81,7 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         }
     });
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
-    let text: String = games.iter().map(|g| g.to_line() + "\n").collect();
+    let text = games_text(&games);
     let path = a.out.join("games.txt");
     write_file(&path, &text)?;
     eprintln!(
@@ -117,7 +117,7 @@ fn relabel(a: &RelabelArgs) -> Result<(), String> {
             games.len()
         );
     }
-    let text: String = deep.iter().map(|g| g.to_line() + "\n").collect();
+    let text = games_text(&deep);
     write_file(&a.out, &text)?;
     eprintln!(
         "relabel: {} games, {} scored positions (were {}) at {} nodes in {:.1?} -> {}",
