@@ -283,6 +283,15 @@ impl Board {
         }
     }
 
+    /// The key the position will have once the side to move plays `pos` (to prefetch the
+    /// table's entry for it).
+    #[inline]
+    pub fn key_after(&self, pos: Pos) -> MultiKey {
+        self.key
+            .with(self.zobrist.stone(pos, self.side))
+            .with(self.zobrist.side())
+    }
+
     /// The position's key, kept incrementally.
     #[inline]
     pub fn key(&self) -> MultiKey {

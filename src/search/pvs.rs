@@ -387,6 +387,7 @@ impl<'a> Search<'a> {
             if r > 0 && quiet_node {
                 r = self.adjust_reduction(m, r, depth, up, cut);
             }
+            self.tt.prefetch(self.board.key_after(m));
             self.board.play(m);
             let score = self.search_move(i, r, (alpha, beta), depth, ply, is_pv, cut);
             self.board.undo().ok();

@@ -86,6 +86,7 @@ impl ThreatSearch<'_> {
             }
             1 => {
                 let block = fives[0];
+                self.tt.prefetch(self.board.key_after(block).with(VCF_SALT));
                 self.board.play(block);
                 let r = self.vcf_node(depth - 1, line);
                 self.board.undo().ok();

@@ -33,7 +33,9 @@
 //! so the budget is split into up to three shards (see `shards`), which use more than 7/8
 //! of any budget of a MiB or more ([`TranspositionTable::allocated_bytes`] says how much).
 //! On Linux the shards' pages are mapped by a helper thread as they are allocated, not by
-//! the first searches' stores (`pages`).
+//! the first searches' stores (`pages`). Before a move is played, the search asks for the
+//! child's lines to be loaded ([`TranspositionTable::prefetch`]), so that most probes find
+//! them in the cache.
 
 mod hasher;
 mod node;
@@ -210,6 +212,15 @@ impl TranspositionTable {
     #[inline]
     pub fn count_cutoff(&mut self) {
         self.stats.cutoffs += 1;
+    }
+
+    /// Start loading the memory a probe or store of `key` will read (call it a little
+    /// before either, e.g. before playing the move that leads to `key`).
+    #[inline]
+    pub fn prefetch(&self, key: MultiKey) {
+        if self.capacity != 0 {
+            self.shards.prefetch(self.mixer.hash(key.hash));
+        }
     }
 
     /// The stored node for `key` as stored (node-relative), counting the probe.

@@ -16,6 +16,7 @@
 
 use allocator_api2::alloc::{AllocError, Allocator, Layout};
 use std::ptr::NonNull;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The kernel's page: only whole pages can be advised.
 #[cfg(target_os = "linux")]
@@ -31,9 +32,28 @@ const PAUSE: std::time::Duration = std::time::Duration::from_micros(200);
 /// Blocks this large or larger are mapped by the helper thread (a table's shards are).
 const POPULATE_FROM: usize = 1 << 20;
 
-/// The allocator of the table's shards (see the module docs).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct PageAlloc;
+/// The allocator of the table's shards (see the module docs). Each shard has its own, which
+/// remembers where its last block starts: the shard's prefetch needs the address of the
+/// hashbrown allocation, which hashbrown does not give out.
+#[derive(Debug, Default)]
+pub(crate) struct PageAlloc {
+    last: AtomicUsize,
+}
+
+impl PageAlloc {
+    /// The address of the last non-empty block this allocator handed out (0 before any).
+    pub fn last_block(&self) -> usize {
+        self.last.load(Ordering::Relaxed)
+    }
+}
+
+/// A clone allocates and frees exactly as the original does; it starts with no block of
+/// its own, so a cloned table records its own allocation, not its source's.
+impl Clone for PageAlloc {
+    fn clone(&self) -> Self {
+        PageAlloc::default()
+    }
+}
 
 // SAFETY: every block comes from `std::alloc::alloc` with the caller's layout and goes
 // back to `std::alloc::dealloc` with the same layout; the helper thread's advice does not
@@ -49,6 +69,7 @@ unsafe impl Allocator for PageAlloc {
         if layout.size() >= POPULATE_FROM {
             populate(ptr.as_ptr() as usize, layout.size());
         }
+        self.last.store(ptr.as_ptr() as usize, Ordering::Relaxed);
         Ok(NonNull::slice_from_raw_parts(ptr, layout.size()))
     }
 
@@ -104,7 +125,7 @@ mod tests {
 
     #[test]
     fn blocks_are_aligned_writable_and_returned() {
-        let a = PageAlloc;
+        let a = PageAlloc::default();
         for (size, align) in [(0, 8), (24, 8), (4096, 16), (3 * POPULATE_FROM + 40, 16)] {
             let layout = Layout::from_size_align(size, align).expect("valid layout");
             let block = a.allocate(layout).expect("allocates");
