@@ -218,9 +218,7 @@ impl TranspositionTable {
     /// before either, e.g. before playing the move that leads to `key`).
     #[inline]
     pub fn prefetch(&self, key: MultiKey) {
-        if self.capacity != 0 {
-            self.shards.prefetch(self.mixer.hash(key.hash));
-        }
+        self.shards.prefetch(self.mixer.hash(key.hash));
     }
 
     /// The stored node for `key` as stored (node-relative), counting the probe.
