@@ -38,6 +38,12 @@ fn write_file(path: &Path, text: &str) -> Result<(), String> {
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The games of the games file at `path`.
+fn read_games(path: &Path) -> Result<Vec<Game>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse_games(&text)
+}
+
 /// Today's date (UTC) as yyyy-mm-dd, from the system clock.
 fn today() -> String {
     let secs = std::time::SystemTime::now()
@@ -95,9 +101,7 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
 
 fn relabel(a: &RelabelArgs) -> Result<(), String> {
     wuzi::eval::sets::select(a.eval);
-    let text = std::fs::read_to_string(&a.games_file)
-        .map_err(|e| format!("{}: {e}", a.games_file.display()))?;
-    let mut games = parse_games(&text)?;
+    let mut games = read_games(&a.games_file)?;
     games.truncate(a.limit.unwrap_or(games.len()));
     let start = Instant::now();
     let done = std::sync::atomic::AtomicUsize::new(0);
@@ -286,9 +290,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Action::Selfplay(a) => selfplay(&a).map(|_| ()),
         Action::Relabel(a) => relabel(&a),
         Action::Fit { games_file, fit: a } => {
-            let text = std::fs::read_to_string(&games_file)
-                .map_err(|e| format!("{}: {e}", games_file.display()))?;
-            let games = parse_games(&text)?;
+            let games = read_games(&games_file)?;
             let source = [format!("games file: {}", games_file.display())];
             fit(&games, &a, &a.fit_out, &source)
         }
