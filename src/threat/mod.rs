@@ -3,7 +3,7 @@
 //!
 //! - `forced`: what the side to move faces (a five to make or block, an open four to
 //!   answer) and the answers to an open-four threat;
-//! - `vcf`: the four-chain solver, also the alpha-beta's quiescence;
+//! - `vcf`: the four-chain solver, and in a local form the alpha-beta's quiescence;
 //! - `vct`: the threat-chain solver (fours and threes, locality below the root);
 //! - `quiet`: quiet threats ("pass, then VCF") and the exact defences against them.
 //!
@@ -28,6 +28,11 @@ use crate::types::{Color, Pos};
 pub(super) const VCF_SALT: MultiKey = MultiKey {
     hash: 0x9E37_79B9_7F4A_7C15,
     check: 0xC2B2_AE3D_27D4_EB4F,
+};
+/// Salt XORed into the keys of the horizon's local VCF (`vcf_local`).
+pub(super) const QVCF_SALT: MultiKey = MultiKey {
+    hash: 0x5851_F42D_4C95_7F2D,
+    check: 0x1405_7B7E_F767_814F,
 };
 /// Salt XORed into VCT keys.
 pub(super) const VCT_SALT: MultiKey = MultiKey {
@@ -76,6 +81,10 @@ pub struct ThreatSearch<'a> {
     tt: &'a mut TranspositionTable,
     /// Node and time budget.
     budget: &'a mut Budget,
+    /// Set for a horizon VCF (`vcf_local`) of this many fours: at every attacker node
+    /// below its root only fours near the attacker's previous four are tried, and its
+    /// results go under their own salt, so a local failure never poses as a full VCF's.
+    local_below: Option<i32>,
 }
 
 impl<'a> ThreatSearch<'a> {
@@ -86,7 +95,12 @@ impl<'a> ThreatSearch<'a> {
         tt: &'a mut TranspositionTable,
         budget: &'a mut Budget,
     ) -> ThreatSearch<'a> {
-        ThreatSearch { board, tt, budget }
+        ThreatSearch {
+            board,
+            tt,
+            budget,
+            local_below: None,
+        }
     }
 }
 

@@ -139,3 +139,144 @@ fn vct_keys_of_positions_differing_in_the_last_attack_differ() {
         vct_key_of(&[(7, 7), (0, 0), (8, 8), (0, 1), (9, 9), (0, 2)])
     );
 }
+
+/// Replay `line` (attacker, forced block, ..., the five) on `board` and check that it is a
+/// VCF of the side to move, each four after the first near the attacker's previous one.
+fn check_local_vcf(board: &Board, line: &ProofLine) {
+    let mut b = board.clone();
+    let me = b.side_to_move();
+    let fours: Vec<Pos> = line.iter().step_by(2).copied().collect();
+    for (i, &m) in line.iter().enumerate() {
+        if i % 2 == 0 {
+            let class = b.p4(m, me);
+            let last = i + 1 == line.len();
+            assert!(
+                if last {
+                    class == Pattern4::AFive
+                } else {
+                    class >= Pattern4::EBlock4
+                },
+                "move {i} of {line:?}: {class:?}"
+            );
+        }
+        b.play(m);
+    }
+    // The five is wherever the fours lead; every four but the first must be local.
+    for w in fours[..fours.len() - 1].windows(2) {
+        assert!(vcf::near_square2_line4(w[0], w[1]), "{line:?}");
+    }
+}
+
+#[test]
+fn a_local_vcf_is_a_vcf_and_never_hides_a_full_one() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(33);
+    let (mut tried, mut local_won) = (0, 0);
+    while tried < 1000 {
+        // A random middle game: stones near the centre, the side to move with a four to make.
+        let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
+        for _ in 0..rng.random_range(12..36) {
+            let p = Pos::new(rng.random_range(1..14), rng.random_range(1..14));
+            if board.is_empty(p) && !board.is_five(p, board.side_to_move()) {
+                board.play(p);
+            }
+        }
+        let me = board.side_to_move();
+        if board.count(me, Pattern4::AFive) > 0
+            || board.count(me.opp(), Pattern4::AFive) > 0
+            || board.count_at_least(me, Pattern4::EBlock4) < 2
+        {
+            continue;
+        }
+        tried += 1;
+        let full = with_search(&mut board.clone(), |ts| ts.vcf(12));
+        // The local search first, then the full one on the same table: a local failure
+        // must not be recalled as the full search's.
+        let (local, full_after) =
+            with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
+        assert_eq!(full_after.is_some(), full.is_some());
+        if let Some(line) = &local {
+            assert!(full.is_some(), "a local VCF is a VCF");
+            check_local_vcf(&board, line);
+            local_won += 1;
+        }
+    }
+    // Random positions almost never hold a VCF the local search misses (none in these);
+    // `split_vcf_board` is one.
+    assert!(local_won > 100, "{local_won} local wins");
+}
+
+/// Black (to move) wins by two fours far apart, the column four at (6,10) and the diagonal
+/// four at (10,7), then the double four at (10,10). Either four followed at once by (10,10)
+/// lets White block with a four of his own, and the two fours are neither within two cells
+/// nor four along a line of each other.
+fn split_vcf_board() -> Board {
+    let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
+    let black = [
+        (6, 7),
+        (6, 8),
+        (6, 9),
+        (8, 10),
+        (9, 10),
+        (10, 8),
+        (10, 9),
+        (9, 6),
+        (8, 5),
+        (7, 4),
+        (7, 14),
+    ];
+    let white = [
+        (6, 6),
+        (11, 10),
+        (10, 11),
+        (11, 8),
+        (7, 11),
+        (7, 12),
+        (7, 13),
+        (10, 5),
+        (10, 4),
+        (10, 3),
+        (5, 10),
+        (5, 2),
+    ];
+    for (x, y) in black {
+        board.play_as(Pos::new(x, y), Color::Black);
+    }
+    for (x, y) in white {
+        board.play_as(Pos::new(x, y), Color::White);
+    }
+    board.set_side_to_move(Color::Black);
+    board
+}
+
+#[test]
+fn a_local_vcf_misses_two_distant_fours_and_leaves_the_full_vcf_its_table() {
+    let board = split_vcf_board();
+    let (f1, f2, w) = (Pos::new(6, 10), Pos::new(10, 7), Pos::new(10, 10));
+    assert!(!vcf::near_square2_line4(f1, f2));
+    let full = with_search(&mut board.clone(), |ts| ts.vcf(12)).expect("the full VCF");
+    let fours: Vec<Pos> = full.iter().step_by(2).copied().collect();
+    assert!(
+        fours.contains(&f1) && fours.contains(&f2) && fours.contains(&w),
+        "{full:?}"
+    );
+    // The local search fails, and its failure, in the same table, does not hide the VCF.
+    let (local, after) = with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
+    assert_eq!(local, None);
+    assert_eq!(after, Some(full));
+}
+
+#[test]
+fn local_fours_are_within_two_cells_or_four_along_a_line() {
+    let c = Pos::new(10, 10);
+    let near = |dx: i64, dy: i64| {
+        vcf::near_square2_line4(c, Pos::new((10 + dx) as usize, (10 + dy) as usize))
+    };
+    for (dx, dy) in [(2, 2), (-2, 1), (0, 4), (-4, 0), (4, 4), (-3, 3), (1, -2)] {
+        assert!(near(dx, dy), "({dx}, {dy})");
+    }
+    for (dx, dy) in [(3, 1), (4, 3), (5, 0), (0, -5), (-5, -5), (3, -2)] {
+        assert!(!near(dx, dy), "({dx}, {dy})");
+    }
+}

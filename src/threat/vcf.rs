@@ -1,10 +1,10 @@
 //! VCF: victory by continuous fours. Every attacker move is a four, so the defender's
-//! reply is forced and the tree is narrow; it is the root's first try and the
-//! alpha-beta's quiescence search.
+//! reply is forced and the tree is narrow; it is the root's first try and, with its fours
+//! kept near each other (`vcf_local`), the alpha-beta's quiescence search.
 
 use super::forced::retain_legal;
-use super::{Entry, ProofLine, ThreatSearch, VCF_SALT};
-use crate::board::{cells_at_least, scan_lines, Board};
+use super::{Entry, ProofLine, ThreatSearch, QVCF_SALT, VCF_SALT};
+use crate::board::{cells_at_least, scan_lines, Board, MultiKey};
 use crate::eval::pattern::Pattern4;
 use crate::types::{Color, Pos};
 use smallvec::SmallVec;
@@ -20,6 +20,27 @@ impl ThreatSearch<'_> {
         })
     }
 
+    /// The alpha-beta's horizon VCF: as `vcf`, but every four after the first must stand
+    /// near the attacker's previous four (`near_square2_line4`), as in Rapfi's quiescence.
+    /// A real VCF nearly always goes on near its last four, so this loses few wins and
+    /// cuts most of the fours a failing search tries (`split_vcf_board` in the tests is a
+    /// win it misses; the root's VCF and the safety net still search in full).
+    pub fn vcf_local(&mut self, max_fours: i32) -> Option<ProofLine> {
+        self.local_below = Some(max_fours);
+        let found = self.vcf(max_fours);
+        self.local_below = None;
+        found
+    }
+
+    /// The table salt of this VCF's results: the local search's are kept apart.
+    fn vcf_salt(&self) -> MultiKey {
+        if self.local_below.is_some() {
+            QVCF_SALT
+        } else {
+            VCF_SALT
+        }
+    }
+
     /// One attacker node of the VCF; returns the number of plies to the five.
     pub(super) fn vcf_node(&mut self, depth: i32, line: &mut ProofLine) -> Option<i32> {
         let (me, opp_five) = match self.attacker_entry(depth, line) {
@@ -27,7 +48,7 @@ impl ThreatSearch<'_> {
             Entry::Failed => return None,
             Entry::Open(me, opp_five) => (me, opp_five),
         };
-        let key = self.key(VCF_SALT);
+        let key = self.key(self.vcf_salt());
         if let Some(known) = self.tt.recall_proof(key, depth) {
             let (mv, dist) = known?;
             if mv.is_some() && dist == 1 {
@@ -39,7 +60,7 @@ impl ThreatSearch<'_> {
             // A four that is also the forced block is the only way on.
             Some(b) if self.board.p4(b, me) >= Pattern4::EBlock4 => SmallVec::from_slice(&[b]),
             Some(_) => return None,
-            None => self.four_moves(me),
+            None => self.four_moves(me, depth),
         };
         let mut result = None;
         for m in moves {
@@ -57,14 +78,20 @@ impl ThreatSearch<'_> {
         result.map(|(_, d)| d)
     }
 
-    /// The attacker's four-making cells, strongest class first.
-    fn four_moves(&self, me: Color) -> SmallVec<[Pos; 32]> {
+    /// The attacker's four-making cells (at a local search's inner nodes only those near
+    /// the attacker's previous four), strongest class first.
+    fn four_moves(&self, me: Color, depth: i32) -> SmallVec<[Pos; 32]> {
+        let last = self.board.recent_move(1);
+        let local = match (self.local_below, last) {
+            (Some(top), Some(l)) if depth < top => Some(l),
+            _ => None,
+        };
         let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::EBlock4)
             .into_iter()
             .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
+            .filter(|&p| local.is_none_or(|l| near_square2_line4(l, p)))
             .collect();
         retain_legal(self.board, me, &mut moves);
-        let last = self.board.recent_move(1);
         moves.sort_by_key(|&p| {
             let near = last.map_or(0, |l| (l.distance(p) <= 2) as i32);
             -(self.board.p4(p, me) as i32 * 4 + near)
@@ -86,7 +113,8 @@ impl ThreatSearch<'_> {
             }
             1 => {
                 let block = fives[0];
-                self.tt.prefetch(self.board.key_after(block).with(VCF_SALT));
+                self.tt
+                    .prefetch(self.board.key_after(block).with(self.vcf_salt()));
                 self.board.play(block);
                 let r = self.vcf_node(depth - 1, line);
                 self.board.undo().ok();
@@ -123,4 +151,12 @@ fn own_fives_after(board: &Board, m: Pos, color: Color) -> SmallVec<[Pos; 4]> {
         }
     });
     out
+}
+
+/// Whether `p` is within two cells of `from` (Chebyshev), or at most four along one of its
+/// lines: Rapfi's `SQUARE2_LINE4` neighbourhood.
+pub(super) fn near_square2_line4(from: Pos, p: Pos) -> bool {
+    let dx = from.x().abs_diff(p.x());
+    let dy = from.y().abs_diff(p.y());
+    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
 }
