@@ -21,7 +21,8 @@ impl ThreatSearch<'_> {
     }
 
     /// The alpha-beta's horizon VCF: as `vcf`, but every four after the first must stand
-    /// near the attacker's previous four (`near_square2_line4`), as in Rapfi's quiescence.
+    /// near the attacker's previous four (`near_square2_line4`), as in Rapfi's quiescence
+    /// (a four that also blocks the defender's five is the only move, and always tried).
     /// A real VCF nearly always goes on near its last four, so this loses few wins and
     /// cuts most of the fours a failing search tries (`split_vcf_board` in the tests is a
     /// win it misses; the root's VCF and the safety net still search in full).
