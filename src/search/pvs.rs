@@ -6,7 +6,7 @@
 
 use super::ordering::MovePicker;
 use super::params::SearchParams;
-use super::selectivity::{is_distraction, plies, reduction, DISTRACT_DEPTH, PLY};
+use super::selectivity::{is_counter_four, plies, reduction, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
@@ -43,6 +43,9 @@ pub struct Search<'a> {
     /// Quiet nodes' beta cutoffs by the cutting move's place in the node's order (first,
     /// second, third, later): how often the ordering put the refutation first.
     cut_by_place: [u64; CUT_PLACES],
+    /// Whether the move played at each ply of the current line was a counter-four
+    /// (`is_counter_four`), for `skips_counter_four`.
+    pub(super) counter_four: [bool; MAX_PLY + 2],
 }
 
 /// What a node's entry found: a score to return at once, or the node's kind to search on.
@@ -73,6 +76,7 @@ impl<'a> Search<'a> {
             root_depth: 1,
             evals: [0; MAX_PLY + 2],
             cut_by_place: [0; CUT_PLACES],
+            counter_four: [false; MAX_PLY + 2],
         }
     }
 
@@ -376,13 +380,12 @@ impl<'a> Search<'a> {
                     continue;
                 }
             }
-            if !is_pv
-                && depth <= DISTRACT_DEPTH
-                && best > -WIN_BOUND
-                && is_distraction(self.board, kind, m, own_class, opp_class)
+            let counter_four = is_counter_four(kind, own_class, opp_class);
+            if counter_four && !is_pv && best > -WIN_BOUND && self.skips_counter_four(m, depth, up)
             {
                 continue;
             }
+            self.counter_four[up] = counter_four;
             let mut r = reduction(kind, i, own_class, opp_class, depth, is_pv, raised);
             if r > 0 && quiet_node {
                 r = self.adjust_reduction(m, r, depth, up, cut);

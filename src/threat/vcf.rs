@@ -156,7 +156,7 @@ fn own_fives_after(board: &Board, m: Pos, color: Color) -> SmallVec<[Pos; 4]> {
 
 /// Whether `p` is within two cells of `from` (Chebyshev), or at most four along one of its
 /// lines: Rapfi's `SQUARE2_LINE4` neighbourhood.
-pub(super) fn near_square2_line4(from: Pos, p: Pos) -> bool {
+pub(crate) fn near_square2_line4(from: Pos, p: Pos) -> bool {
     let dx = from.x().abs_diff(p.x());
     let dy = from.y().abs_diff(p.y());
     (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
