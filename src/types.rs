@@ -67,6 +67,16 @@ impl Pos {
         let dy = self.y().abs_diff(other.y());
         dx.max(dy)
     }
+
+    /// Whether `p` is within two cells of this cell (Chebyshev), or at most four along one
+    /// of its lines: Rapfi's `SQUARE2_LINE4` neighbourhood, where the horizon's local VCF
+    /// and a chain of counter-fours look for their next four.
+    #[inline]
+    pub(crate) fn near_square2_line4(self, p: Pos) -> bool {
+        let dx = self.x().abs_diff(p.x());
+        let dy = self.y().abs_diff(p.y());
+        (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
+    }
 }
 
 impl fmt::Debug for Pos {

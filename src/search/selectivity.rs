@@ -10,7 +10,7 @@ use super::pvs::Search;
 use crate::board::Board;
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::LMR_DIVISOR;
-use crate::threat::{near_square2_line4, NodeKind};
+use crate::threat::NodeKind;
 use crate::types::{Pos, ONE_PLY};
 
 /// One ply of remaining depth (`types::ONE_PLY`): inside the search depth counts quarter
@@ -112,8 +112,9 @@ impl Search<'_> {
     ///   from both last moves, so it only delays the threat the node answers (Rapfi's
     ///   "distract" moves; SPRT at 200 ms, +23 ± 18 Elo over 1022 games).
     /// - A chain's jump: our previous move was a counter-four as well (the opponent's last
-    ///   move blocked it), and `m` is outside its neighbourhood (`near_square2_line4`). The
-    ///   first counter-four is free and the later ones are local, as in the horizon's VCF:
+    ///   move blocked it), and `m` is outside its neighbourhood
+    ///   (`Pos::near_square2_line4`). The first counter-four is free and the later ones are
+    ///   local, as in the horizon's VCF:
     ///   since forced replies cost no depth, a chain of counter-fours from all over the
     ///   board cost nothing but nodes (SPRT at 200 ms, +28 ± 21 Elo over 864 games; the
     ///   depth-8 bench tree −20 %).
@@ -127,7 +128,7 @@ impl Search<'_> {
             && self
                 .board
                 .recent_move(1)
-                .is_some_and(|previous| !near_square2_line4(previous, m))
+                .is_some_and(|previous| !previous.near_square2_line4(m))
     }
 
     /// The reduction `r` (> 0) of the quiet move `m` at `depth`, `up` plies from the root,

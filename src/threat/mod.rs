@@ -15,7 +15,6 @@
 mod forced;
 mod quiet;
 mod vcf;
-pub(crate) use vcf::near_square2_line4;
 mod vct;
 
 pub use forced::{defences, node_kind, retain_legal, threat_blocks, NodeKind};

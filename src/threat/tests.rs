@@ -160,7 +160,7 @@ fn check_local_vcf(board: &Board, line: &ProofLine) {
             );
             let forced = five_cells(&b, me.opp(), 1).first() == Some(&m);
             if i >= 2 && !five && !forced {
-                assert!(vcf::near_square2_line4(line[i - 2], m), "{line:?}");
+                assert!(line[i - 2].near_square2_line4(m), "{line:?}");
             }
         }
         b.play(m);
@@ -254,7 +254,7 @@ fn split_vcf_board() -> Board {
 fn a_local_vcf_misses_two_distant_fours_and_leaves_the_full_vcf_its_table() {
     let board = split_vcf_board();
     let (f1, f2, w) = (Pos::new(6, 10), Pos::new(10, 7), Pos::new(10, 10));
-    assert!(!vcf::near_square2_line4(f1, f2));
+    assert!(!f1.near_square2_line4(f2));
     let full = with_search(&mut board.clone(), |ts| ts.vcf(12)).expect("the full VCF");
     let fours: Vec<Pos> = full.iter().step_by(2).copied().collect();
     assert!(
@@ -270,9 +270,8 @@ fn a_local_vcf_misses_two_distant_fours_and_leaves_the_full_vcf_its_table() {
 #[test]
 fn local_fours_are_within_two_cells_or_four_along_a_line() {
     let c = Pos::new(10, 10);
-    let near = |dx: i64, dy: i64| {
-        vcf::near_square2_line4(c, Pos::new((10 + dx) as usize, (10 + dy) as usize))
-    };
+    let near =
+        |dx: i64, dy: i64| c.near_square2_line4(Pos::new((10 + dx) as usize, (10 + dy) as usize));
     for (dx, dy) in [(2, 2), (-2, 1), (0, 4), (-4, 0), (4, 4), (-3, 3), (1, -2)] {
         assert!(near(dx, dy), "({dx}, {dy})");
     }

@@ -21,8 +21,9 @@ impl ThreatSearch<'_> {
     }
 
     /// The alpha-beta's horizon VCF: as `vcf`, but every four after the first must stand
-    /// near the attacker's previous four (`near_square2_line4`), as in Rapfi's quiescence
-    /// (a four that also blocks the defender's five is the only move, and always tried).
+    /// near the attacker's previous four (`Pos::near_square2_line4`), as in Rapfi's
+    /// quiescence (a four that also blocks the defender's five is the only move, and always
+    /// tried).
     /// A real VCF nearly always goes on near its last four, so this loses few wins and
     /// cuts most of the fours a failing search tries (`split_vcf_board` in the tests is a
     /// win it misses; the root's VCF and the safety net still search in full).
@@ -90,7 +91,7 @@ impl ThreatSearch<'_> {
         let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::EBlock4)
             .into_iter()
             .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
-            .filter(|&p| local.is_none_or(|l| near_square2_line4(l, p)))
+            .filter(|&p| local.is_none_or(|l| l.near_square2_line4(p)))
             .collect();
         retain_legal(self.board, me, &mut moves);
         moves.sort_by_key(|&p| {
@@ -152,12 +153,4 @@ fn own_fives_after(board: &Board, m: Pos, color: Color) -> SmallVec<[Pos; 4]> {
         }
     });
     out
-}
-
-/// Whether `p` is within two cells of `from` (Chebyshev), or at most four along one of its
-/// lines: Rapfi's `SQUARE2_LINE4` neighbourhood.
-pub(crate) fn near_square2_line4(from: Pos, p: Pos) -> bool {
-    let dx = from.x().abs_diff(p.x());
-    let dy = from.y().abs_diff(p.y());
-    (dx <= 2 && dy <= 2) || ((dx == 0 || dy == 0 || dx == dy) && dx.max(dy) <= 4)
 }
