@@ -224,4 +224,27 @@ mod tests {
             assert_eq!(parse(text, 20, free()), Err(want.to_string()), "{text}");
         }
     }
+
+    /// The position files the README's judge runs name: each loads, every row has a game
+    /// move and a different better move on empty cells, and the rows and distinct positions
+    /// are as many as the files' headers say.
+    #[test]
+    fn the_committed_position_files_load() {
+        let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+        for (file, rows, distinct) in [("losses44.txt", 44, 38), ("pentazen22.txt", 22, 21)] {
+            let positions =
+                load(&data.join(file), 20, free()).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(positions.len(), rows, "{file}");
+            let firsts = same_as(&positions).iter().filter(|s| s.is_none()).count();
+            assert_eq!(firsts, distinct, "{file}");
+            for p in &positions {
+                assert!(
+                    p.game_move.is_some() && p.better.is_some(),
+                    "{file} {}",
+                    p.id
+                );
+                assert_ne!(p.game_move, p.better, "{file} {}", p.id);
+            }
+        }
+    }
 }
