@@ -305,6 +305,65 @@ fn balanced_openings_are_even_by_a_search() {
     assert!(redrawn > 0, "no opening was drawn again");
 }
 
+/// `wuzi-tune selfplay --balance-nodes N --random-plies 0`: the games are the library's
+/// under those settings (every opening one a fresh search scores as even, no random ply),
+/// as in the balanced games a generation may be fitted on.
+#[test]
+fn selfplay_can_play_balanced_openings_without_random_plies() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-balanced-{}", std::process::id()));
+    let out_dir = dir.to_str().expect("a UTF-8 temporary path");
+    wuzi_tune([
+        "selfplay",
+        "--games",
+        "3",
+        "--nodes",
+        "1500",
+        "--seed",
+        "9",
+        "--sizes",
+        "15",
+        "--balance-nodes",
+        "3000",
+        "--balance-bound",
+        "60",
+        "--random-plies",
+        "0",
+        "--out",
+        out_dir,
+    ]);
+    let text = std::fs::read_to_string(dir.join("games.txt")).expect("the games file");
+    let _ = std::fs::remove_dir_all(&dir);
+    let cfg = SelfPlay {
+        games: 3,
+        nodes: 1500,
+        seed: 9,
+        sizes: vec![15],
+        random_plies: 0,
+        balance: Some(Balance {
+            nodes: 3000,
+            bound: 60,
+            tries: 30,
+        }),
+        ..SelfPlay::default()
+    };
+    assert_eq!(text, games_text(&play_all(&cfg, &|_| {})));
+    let unbalanced = SelfPlay {
+        balance: None,
+        random_plies: 6,
+        ..cfg.clone()
+    };
+    assert_ne!(text, games_text(&play_all(&unbalanced, &|_| {})));
+    for (i, g) in parse_games(&text).expect("a games file").iter().enumerate() {
+        let mut judge = engine(SearchParams::DEFAULT);
+        judge.new_game(15, Rule::FREESTYLE).expect("a board");
+        for &p in &g.moves[..g.opening] {
+            judge.play(p).expect("an opening stone");
+        }
+        let score = opening_score(&mut judge, 3000);
+        assert!(score.abs() <= 60, "game {i}: opening scored {score}");
+    }
+}
+
 /// `wuzi-tune spsa` writes numbers `pbrain-wuzi --search-params` reads: only the numbers
 /// tuned move, the run follows from its seed, and the engine plays with the file (and
 /// refuses a bad one with a message on standard output, where managers look).

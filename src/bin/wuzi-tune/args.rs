@@ -80,6 +80,19 @@ pub struct PlayArgs {
     /// new generation fitted on the last one's games).
     #[arg(long, value_name = "SET", default_value = "hand")]
     pub eval: SetName,
+    /// Nodes of the search that judges a random opening even (0: play any opening, as
+    /// generations 1 to 6 did).
+    #[arg(long, default_value_t = 0)]
+    pub balance_nodes: u64,
+    /// Largest score of an even opening.
+    #[arg(long, default_value_t = 60)]
+    pub balance_bound: i32,
+    /// Openings drawn at most per game (then the most even one is played).
+    #[arg(long, default_value_t = 30)]
+    pub balance_tries: usize,
+    /// Plies after the opening that may be a random good move (a quarter of them are).
+    #[arg(long, default_value_t = 6)]
+    pub random_plies: usize,
 }
 
 #[derive(Args, Debug)]
