@@ -91,7 +91,7 @@ pub struct PlayArgs {
     #[arg(long, default_value_t = 30)]
     pub balance_tries: usize,
     /// Plies after the opening that may be a random good move (a quarter of them are).
-    #[arg(long, default_value_t = 6)]
+    #[arg(long, default_value_t = SelfPlay::default().random_plies)]
     pub random_plies: usize,
 }
 
