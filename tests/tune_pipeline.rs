@@ -349,7 +349,7 @@ fn selfplay_can_play_balanced_openings_without_random_plies() {
     assert_eq!(text, games_text(&play_all(&cfg, &|_| {})));
     let unbalanced = SelfPlay {
         balance: None,
-        random_plies: 6,
+        random_plies: SelfPlay::default().random_plies,
         ..cfg.clone()
     };
     assert_ne!(text, games_text(&play_all(&unbalanced, &|_| {})));

@@ -84,12 +84,8 @@ pub struct PlayArgs {
     /// generations 1 to 6 did).
     #[arg(long, default_value_t = 0)]
     pub balance_nodes: u64,
-    /// Largest score of an even opening.
-    #[arg(long, default_value_t = 60)]
-    pub balance_bound: i32,
-    /// Openings drawn at most per game (then the most even one is played).
-    #[arg(long, default_value_t = 30)]
-    pub balance_tries: usize,
+    #[command(flatten)]
+    pub even: EvenOpenings,
     /// Plies after the opening that may be a random good move (a quarter of them are).
     #[arg(long, default_value_t = SelfPlay::default().random_plies)]
     pub random_plies: usize,
@@ -153,6 +149,29 @@ pub struct MatchArgs {
     pub games: PairGames,
 }
 
+/// How an opening is judged even (`selfplay`, `spsa`, `match`); each command gives the
+/// judging search's nodes, `--balance-nodes`, its own default.
+#[derive(Args, Debug)]
+pub struct EvenOpenings {
+    /// Largest score of an even opening.
+    #[arg(long, default_value_t = 60)]
+    pub balance_bound: i32,
+    /// Openings drawn at most per game (then the most even one is played).
+    #[arg(long, default_value_t = 30)]
+    pub balance_tries: usize,
+}
+
+impl EvenOpenings {
+    /// The balance of self-play whose openings a search of `nodes` judges (0: none).
+    pub fn balance(&self, nodes: u64) -> Option<Balance> {
+        (nodes > 0).then_some(Balance {
+            nodes,
+            bound: self.balance_bound,
+            tries: self.balance_tries,
+        })
+    }
+}
+
 /// Games between two searches (`spsa`, `match`). Random openings mostly favour one colour,
 /// and a pair that each colour wins says nothing about the two searches, so by default
 /// only openings a short search scores as even are played, with no random plies after.
@@ -174,12 +193,8 @@ pub struct PairGames {
     /// Nodes of the search that judges an opening (0: play any opening).
     #[arg(long, default_value_t = 20_000)]
     pub balance_nodes: u64,
-    /// Largest score of an even opening.
-    #[arg(long, default_value_t = 60)]
-    pub balance_bound: i32,
-    /// Openings drawn at most per game (then the most even one is played).
-    #[arg(long, default_value_t = 30)]
-    pub balance_tries: usize,
+    #[command(flatten)]
+    pub even: EvenOpenings,
     /// Plies after the opening that may be a random good move (a quarter of them are).
     #[arg(long, default_value_t = 0)]
     pub random_plies: usize,
@@ -193,11 +208,7 @@ impl PairGames {
             seed: self.seed,
             sizes: self.sizes.clone(),
             threads: self.threads,
-            balance: (self.balance_nodes > 0).then_some(Balance {
-                nodes: self.balance_nodes,
-                bound: self.balance_bound,
-                tries: self.balance_tries,
-            }),
+            balance: self.even.balance(self.balance_nodes),
             random_plies: self.random_plies,
             ..SelfPlay::default()
         }

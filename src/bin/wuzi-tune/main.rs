@@ -23,7 +23,7 @@ use wuzi::tune::game::{games_text, parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::relabel::relabel_all;
-use wuzi::tune::selfplay::{play_all, Balance, SelfPlay};
+use wuzi::tune::selfplay::{play_all, SelfPlay};
 use wuzi::tune::spsa::{self, Spsa};
 use wuzi::Rule;
 
@@ -72,11 +72,7 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         sizes: a.sizes.clone(),
         rule: Rule::from_bits(a.rule),
         threads: a.threads,
-        balance: (a.balance_nodes > 0).then_some(Balance {
-            nodes: a.balance_nodes,
-            bound: a.balance_bound,
-            tries: a.balance_tries,
-        }),
+        balance: a.even.balance(a.balance_nodes),
         random_plies: a.random_plies,
         ..SelfPlay::default()
     };
