@@ -9,7 +9,7 @@ use wuzi::tune::fit::Fit;
 use wuzi::tune::game::{games_text, parse_games};
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::selfplay::{
-    engine, opening_score, play_all, play_game, play_match_game, Balance, SelfPlay,
+    engine, opening_score, play_all, play_game, play_match_game, run_opening, Balance, SelfPlay,
 };
 use wuzi::tune::spsa::match_points;
 use wuzi::types::Rule;
@@ -362,6 +362,104 @@ fn selfplay_can_play_balanced_openings_without_random_plies() {
         let score = opening_score(&mut judge, 3000);
         assert!(score.abs() <= 60, "game {i}: opening scored {score}");
     }
+}
+
+/// `wuzi-tune openings` writes the openings the same run's games start from, one per line
+/// in `pos` notation under a header of `#` lines, the same on any thread count, and each
+/// one the header counts as even is even by a fresh search.
+#[test]
+fn openings_are_the_runs_openings_and_even() {
+    let dir = std::env::temp_dir().join(format!("wuzi-tune-openings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let write = |threads: &str, name: &str| -> String {
+        let path = dir.join(name);
+        wuzi_tune([
+            "openings",
+            "--count",
+            "5",
+            "--seed",
+            "9",
+            "--sizes",
+            "15",
+            "--balance-nodes",
+            "3000",
+            "--threads",
+            threads,
+            // The library's default set, which this test's searches use.
+            "--eval",
+            "hand",
+            "--out",
+            path.to_str().expect("a UTF-8 temporary path"),
+        ]);
+        std::fs::read_to_string(path).expect("the openings file")
+    };
+    let text = write("2", "two.txt");
+    assert_eq!(
+        text,
+        write("1", "one.txt"),
+        "the thread count changed the file"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+
+    let header: Vec<&str> = text.lines().take_while(|l| l.starts_with('#')).collect();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(header.len(), 2, "{text}");
+    assert!(
+        header[0].starts_with(&format!(
+            "# {} openings by `wuzi-tune openings --count 5 --seed 9",
+            lines.len()
+        )),
+        "{text}"
+    );
+    let cfg = SelfPlay {
+        games: 5,
+        seed: 9,
+        sizes: vec![15],
+        balance: Some(Balance {
+            nodes: 3000,
+            bound: 60,
+            tries: 30,
+        }),
+        ..SelfPlay::default()
+    };
+    let games = play_all(
+        &SelfPlay {
+            nodes: 500,
+            ..cfg.clone()
+        },
+        &|_| {},
+    );
+    let mut even = 0;
+    let mut k = 0;
+    assert_eq!(games.len(), 5);
+    for (i, game) in games.iter().enumerate() {
+        let drawn = run_opening(&cfg, i);
+        let line: String = drawn.stones.iter().map(|p| p.to_string()).collect();
+        // Game i of the run starts from opening i.
+        assert_eq!(game.moves[..game.opening], drawn.stones[..], "game {i}");
+        if lines[..k].contains(&line.as_str()) {
+            continue; // a repeat is written once
+        }
+        assert_eq!(lines[k], line, "opening {i}");
+        k += 1;
+        let mut judge = engine(SearchParams::DEFAULT);
+        judge.new_game(15, Rule::FREESTYLE).expect("a board");
+        for &p in &drawn.stones {
+            judge.play(p).expect("an opening stone");
+        }
+        let score = opening_score(&mut judge, 3000);
+        assert_eq!(
+            Some(score),
+            drawn.score,
+            "opening {i}: the judging search is fresh"
+        );
+        even += usize::from(score.abs() <= 60);
+    }
+    assert_eq!(k, lines.len());
+    assert!(
+        header[1].contains(&format!("; {even} of them scored within ±60")),
+        "{text}"
+    );
 }
 
 /// `wuzi-tune spsa` writes numbers `pbrain-wuzi --search-params` reads: only the numbers

@@ -4,7 +4,8 @@
 //! follows from the seed and its index alone (its own engine and table, its own random
 //! stream), so a run is the same on any machine and any number of threads. A match game
 //! (`play_match_game`) plays the same opening between two searches with different numbers,
-//! each with its own engine and table: what `spsa` tunes on.
+//! each with its own engine and table: what `spsa` tunes on. `draw_openings` gives a run's
+//! openings alone (`wuzi-tune openings` writes them as a tournament's opening file).
 
 use super::game::Game;
 use crate::eval::order_score;
@@ -110,12 +111,8 @@ pub fn play_match_game(
 /// Game `index` with `engines` to move: one for both sides, or black's and white's. Every
 /// engine hears every move; the random plies and the win check read the first one's board.
 fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
-    let mut rng =
-        StdRng::seed_from_u64(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64);
-    let size = match cfg.sizes.len() {
-        0 => 15,
-        n => cfg.sizes[index % n].clamp(5, 32),
-    };
+    let mut rng = game_rng(cfg, index);
+    let size = game_size(cfg, index);
     let mut game = Game {
         size,
         rule_bits: cfg.rule.bits(),
@@ -142,7 +139,7 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
         }
         ok
     };
-    for pos in opening(cfg, size, &mut rng) {
+    for pos in opening(cfg, size, &mut rng).0 {
         if play(engines, pos) {
             game.moves.push(pos);
             game.scores.push(None);
@@ -182,10 +179,47 @@ fn play_with(cfg: &SelfPlay, index: usize, engines: &mut [Engine]) -> Game {
     game
 }
 
+/// Game `index`'s random stream: its opening's draws first, then its random plies'.
+fn game_rng(cfg: &SelfPlay, index: usize) -> StdRng {
+    StdRng::seed_from_u64(cfg.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ index as u64)
+}
+
+/// Game `index`'s board side.
+fn game_size(cfg: &SelfPlay, index: usize) -> usize {
+    match cfg.sizes.len() {
+        0 => 15,
+        n => cfg.sizes[index % n].clamp(5, 32),
+    }
+}
+
+/// A run's opening number `index`: the one its game `index` starts from, on that game's
+/// board, with the judging search's score of it (`None` without `cfg.balance`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawnOpening {
+    /// Board side.
+    pub size: usize,
+    /// The stones, black first.
+    pub stones: Vec<Pos>,
+    /// The judging search's score for the side to move.
+    pub score: Option<Score>,
+}
+
+/// Opening number `index` of the run `cfg` (see `DrawnOpening`).
+pub fn run_opening(cfg: &SelfPlay, index: usize) -> DrawnOpening {
+    let size = game_size(cfg, index);
+    let (stones, score) = opening(cfg, size, &mut game_rng(cfg, index));
+    DrawnOpening {
+        size,
+        stones,
+        score,
+    }
+}
+
 /// The opening of a game: distinct random cells in a square around the centre. Under
 /// `cfg.balance`, drawn again (up to its tries) until a search of the side to move scores
-/// it within the bound; when none is, the most even one drawn.
-fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> Vec<Pos> {
+/// it within the bound; when none is, the most even one drawn. With the judging search's
+/// score (`None` without `cfg.balance`).
+fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<Score>) {
     let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
     let spread = cfg.spread.min(size / 2 - 1) as i64;
     let centre = (size / 2) as i64;
@@ -209,20 +243,20 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> Vec<Pos> {
         (scratch, stones)
     };
     let Some(balance) = cfg.balance else {
-        return draw(rng).1;
+        return (draw(rng).1, None);
     };
     let mut best: Option<(Score, Vec<Pos>)> = None;
     for _ in 0..balance.tries.max(1) {
         let (mut scratch, stones) = draw(rng);
-        let score = opening_score(&mut scratch, balance.nodes).abs();
-        if score <= balance.bound {
-            return stones;
+        let score = opening_score(&mut scratch, balance.nodes);
+        if score.abs() <= balance.bound {
+            return (stones, Some(score));
         }
-        if best.as_ref().is_none_or(|(s, _)| score < *s) {
+        if best.as_ref().is_none_or(|(s, _)| score.abs() < s.abs()) {
             best = Some((score, stones));
         }
     }
-    best.map(|(_, stones)| stones).unwrap_or_default()
+    best.map_or((Vec::new(), None), |(score, stones)| (stones, Some(score)))
 }
 
 /// `engine`'s search of `nodes` from its position. A wall-clock cap far above what the
@@ -268,27 +302,47 @@ fn random_good_move(engine: &Engine, top: usize, rng: &mut StdRng) -> Pos {
 /// Play the whole run on `cfg.threads` threads, games in index order; `progress` hears of
 /// each finished game (its index).
 pub fn play_all(cfg: &SelfPlay, progress: &(dyn Fn(usize) + Sync)) -> Vec<Game> {
-    let threads = cfg.threads.clamp(1, 64);
-    let mut slots: Vec<Option<Game>> = vec![None; cfg.games];
+    each_index(cfg.games, cfg.threads, &|i| play_game(cfg, i), progress)
+}
+
+/// The run's first `count` openings (`run_opening`) on `cfg.threads` threads, in index
+/// order; `progress` hears of each (its index). They do not depend on the thread count.
+pub fn draw_openings(
+    cfg: &SelfPlay,
+    count: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<DrawnOpening> {
+    each_index(count, cfg.threads, &|i| run_opening(cfg, i), progress)
+}
+
+/// `work(i)` for every `i` below `count` on `threads` threads, in index order; `progress`
+/// hears of each finished index. A worker that panics loses its results; the rest are kept.
+fn each_index<T: Send>(
+    count: usize,
+    threads: usize,
+    work: &(dyn Fn(usize) -> T + Sync),
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<T> {
+    let threads = threads.clamp(1, 64);
+    let mut slots: Vec<Option<T>> = (0..count).map(|_| None).collect();
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 s.spawn(move || {
-                    (t..cfg.games)
+                    (t..count)
                         .step_by(threads)
                         .map(|i| {
-                            let g = play_game(cfg, i);
+                            let out = work(i);
                             progress(i);
-                            (i, g)
+                            (i, out)
                         })
                         .collect::<Vec<_>>()
                 })
             })
             .collect();
         for h in handles {
-            // A worker that panicked loses its games; the rest are kept.
-            for (i, g) in h.join().unwrap_or_default() {
-                slots[i] = Some(g);
+            for (i, out) in h.join().unwrap_or_default() {
+                slots[i] = Some(out);
             }
         }
     });

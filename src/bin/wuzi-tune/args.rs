@@ -44,6 +44,10 @@ pub enum Action {
     /// Play two searches' numbers against each other at a fixed node count (a quick screen
     /// before an SPRT of the real engine): each pair is one opening with both colours.
     Match(MatchArgs),
+    /// Write balanced openings to a file, one per line in `pos` notation, for a
+    /// tournament's or an SPRT's `openings` (the same openings `selfplay`, `match` and
+    /// `spsa` draw from the same seed and options).
+    Openings(OpeningArgs),
     /// Write the hand-set weights' data file.
     Hand {
         /// Where (e.g. src/eval/sets/hand.rs).
@@ -132,6 +136,61 @@ pub struct SpsaArgs {
     /// Where to write the tuned numbers.
     #[arg(long, default_value = "tune-out/search-params.txt")]
     pub write: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct OpeningArgs {
+    /// Openings to draw (exact repeats are written once).
+    #[arg(long, default_value_t = 1000)]
+    pub count: usize,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Board sides, used in turn (a tournament plays one size: give one).
+    #[arg(long, value_delimiter = ',', default_value = "20")]
+    pub sizes: Vec<usize>,
+    /// Rule bits (Gomocup INFO rule: 0 freestyle, 1 exactly five, 4 renju, 8 caro).
+    #[arg(long, default_value_t = 0)]
+    pub rule: u32,
+    /// Fewest random stones of an opening.
+    #[arg(long, default_value_t = SelfPlay::default().opening.0)]
+    pub min_stones: usize,
+    /// Most random stones of an opening.
+    #[arg(long, default_value_t = SelfPlay::default().opening.1)]
+    pub max_stones: usize,
+    /// Half-width of the square around the centre the stones fall in.
+    #[arg(long, default_value_t = SelfPlay::default().spread)]
+    pub spread: usize,
+    /// Nodes of the search that judges an opening (0: keep any opening).
+    #[arg(long, default_value_t = 20_000)]
+    pub balance_nodes: u64,
+    #[command(flatten)]
+    pub even: EvenOpenings,
+    /// Weight set the judging search evaluates with.
+    #[arg(long, value_enum, default_value = "fitted")]
+    pub eval: SetName,
+    /// Worker threads (the openings do not depend on it).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// The file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+}
+
+impl OpeningArgs {
+    /// The run whose openings these are.
+    pub fn selfplay(&self) -> SelfPlay {
+        SelfPlay {
+            seed: self.seed,
+            sizes: self.sizes.clone(),
+            rule: wuzi::Rule::from_bits(self.rule),
+            opening: (self.min_stones, self.max_stones),
+            spread: self.spread,
+            threads: self.threads,
+            balance: self.even.balance(self.balance_nodes),
+            ..SelfPlay::default()
+        }
+    }
 }
 
 #[derive(Args, Debug)]

@@ -23,13 +23,13 @@ use wuzi::tune::game::{games_text, parse_games, Game};
 use wuzi::tune::hand::hand_set;
 use wuzi::tune::pipeline::{fit_games, Plan};
 use wuzi::tune::relabel::relabel_all;
-use wuzi::tune::selfplay::{play_all, SelfPlay};
+use wuzi::tune::selfplay::{draw_openings, play_all, SelfPlay};
 use wuzi::tune::spsa::{self, Spsa};
 use wuzi::Rule;
 
 mod args;
 
-use args::{Action, Cli, FitArgs, MatchArgs, PlayArgs, RelabelArgs, SpsaArgs};
+use args::{Action, Cli, FitArgs, MatchArgs, OpeningArgs, PlayArgs, RelabelArgs, SpsaArgs};
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -99,6 +99,85 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         path.display()
     );
     Ok(games)
+}
+
+fn openings(a: &OpeningArgs) -> Result<(), String> {
+    wuzi::eval::sets::select(a.eval);
+    let cfg = a.selfplay();
+    if cfg.opening.0 > cfg.opening.1 || cfg.opening.0 == 0 {
+        return Err(format!(
+            "--min-stones {} --max-stones {}: the fewest must be at least 1 and at most the most",
+            cfg.opening.0, cfg.opening.1
+        ));
+    }
+    let start = Instant::now();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let drawn = draw_openings(&cfg, a.count, &|_| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n.is_multiple_of(100) || n == a.count {
+            eprintln!("openings: {n}/{}, {:.0?}", a.count, start.elapsed());
+        }
+    });
+    let mut seen = std::collections::HashSet::new();
+    let mut lines = Vec::new();
+    let mut even = 0;
+    for o in &drawn {
+        let line: String = o.stones.iter().map(|p| p.to_string()).collect();
+        if o.stones.is_empty() || !seen.insert((o.size, line.clone())) {
+            continue;
+        }
+        let bound = cfg.balance.map(|b| b.bound);
+        even += usize::from(o.score.zip(bound).is_some_and(|(s, b)| s.abs() <= b));
+        lines.push(line);
+    }
+    let judged = match cfg.balance {
+        Some(b) => format!(
+            "{even} of them scored within ±{} for the side to move by a {}-node search of the \
+             `{}` set, the others the most even of {} draws",
+            b.bound,
+            b.nodes,
+            a.eval.name(),
+            b.tries
+        ),
+        None => "not judged by a search".to_string(),
+    };
+    let mut text = format!(
+        "# {} openings by `wuzi-tune openings --count {} --seed {} --sizes {} --rule {} \
+         --min-stones {} --max-stones {} --spread {} --balance-nodes {} --balance-bound {} --balance-tries {} \
+         --eval {}`:\n# {}-{} random stones within {} of the centre, black first; {judged}.\n",
+        lines.len(),
+        a.count,
+        a.seed,
+        cfg.sizes
+            .iter()
+            .map(usize::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        a.rule,
+        cfg.opening.0,
+        cfg.opening.1,
+        cfg.spread,
+        a.balance_nodes,
+        a.even.balance_bound,
+        a.even.balance_tries,
+        a.eval.name(),
+        cfg.opening.0,
+        cfg.opening.1,
+        cfg.spread,
+    );
+    for line in &lines {
+        text.push_str(line);
+        text.push('\n');
+    }
+    write_file(&a.out, &text)?;
+    eprintln!(
+        "openings: {} written ({} repeats dropped), {even} within the bound, in {:.1?} -> {}",
+        lines.len(),
+        drawn.len() - lines.len(),
+        start.elapsed(),
+        a.out.display()
+    );
+    Ok(())
 }
 
 fn relabel(a: &RelabelArgs) -> Result<(), String> {
@@ -315,6 +394,7 @@ fn run(cli: Cli) -> Result<(), String> {
         }
         Action::Spsa(a) => spsa(&a),
         Action::Match(a) => play_match(&a),
+        Action::Openings(a) => openings(&a),
         Action::Hand { write } => {
             let header = [
                 "The hand-set evaluation weights: the engine's default set (`tune::hand`)."
