@@ -163,6 +163,14 @@ pub fn run_shard(
             pending.len(),
             out.display()
         ));
+        if let Some(pairs) = repeated_openings(config) {
+            console::line(&format!(
+                "note: up to {pairs} pairs over {} openings: the pairs of a repeated opening are \
+                 not independent, so the LLR overstates the evidence once openings repeat \
+                 (`wuzi-tune openings` writes a larger file)",
+                config.openings.len()
+            ));
+        }
     }
 
     let bar = progress(total as u64, opts.verbose);
@@ -427,4 +435,11 @@ fn header(config: &Config, gauntlet: bool) -> Vec<String> {
         ),
         format!("engines: {}", engines.join(", ")),
     ]
+}
+
+/// Under `[sprt]`, the most pairs the test may play when that is more than the openings (so
+/// openings would repeat): `None` otherwise.
+fn repeated_openings(config: &Config) -> Option<usize> {
+    let pairs = config.sprt.as_ref()?.max_games / 2;
+    (pairs > config.openings.len()).then_some(pairs)
 }

@@ -250,6 +250,8 @@ pub struct Tracker {
     pub games: usize,
     /// The decision and the LLR when it was taken; later games do not change it.
     pub decision: Option<(Decision, f64)>,
+    /// Openings the pairs take in turn.
+    openings: usize,
 }
 
 impl Tracker {
@@ -269,6 +271,7 @@ impl Tracker {
             penta: [0; 5],
             games: 0,
             decision: None,
+            openings: config.openings.len().max(1),
         }
     }
 
@@ -370,6 +373,18 @@ impl Tracker {
             self.spec.max_games
         );
         let _ = writeln!(s, "`{}`", self.line());
+        let pairs: u32 = self.penta.iter().sum();
+        if pairs as usize > self.openings {
+            let _ = writeln!(
+                s,
+                "\nThe {pairs} pairs repeat the {} opening{}. The pairs of one opening are not \
+                 independent (the same engines tend to repeat the same game), so the LLR and the \
+                 margins overstate the evidence; a larger openings file (`wuzi-tune openings`) \
+                 keeps every pair on an opening of its own.",
+                self.openings,
+                if self.openings == 1 { "" } else { "s" }
+            );
+        }
         if self.decision.is_none() {
             let _ = writeln!(s, "\nNo decision yet: `--resume` continues the test.");
         }

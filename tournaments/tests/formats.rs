@@ -57,6 +57,20 @@ fn shipped_balanced_openings_load() {
     let o = opening::load(&path, 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(o.len(), 40);
     assert!(o.iter().all(|x| (2..=10).contains(&x.stones.len())));
+
+    // `wuzi-tune openings --count 2000 --seed 37` (its header): distinct openings of two to
+    // four stones within three cells of the centre.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle20_random1948.pos.txt");
+    let o = opening::load(&path, 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.len(), 1948);
+    assert!(o.iter().all(|x| (2..=4).contains(&x.stones.len())));
+    assert!(o
+        .iter()
+        .flat_map(|x| &x.stones)
+        .all(|&(x, y)| (7..=13).contains(&x) && (7..=13).contains(&y)));
+    let distinct: std::collections::HashSet<_> = o.iter().map(|x| &x.stones).collect();
+    assert_eq!(distinct.len(), o.len());
 }
 
 #[test]

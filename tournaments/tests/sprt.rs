@@ -53,6 +53,13 @@ fn a_stronger_engine_is_accepted_and_resume_keeps_the_decision() {
     assert!(done.records.len() < 70, "{} games", done.records.len());
     assert_eq!(t.games, done.records.len());
     assert!(done.markdown.contains("H1 accepted"), "{}", done.markdown);
+    // The config has one opening, so its pairs repeat it.
+    assert_eq!(cfg.openings.len(), 1);
+    assert!(
+        done.markdown.contains("The 25 pairs repeat the 1 opening."),
+        "{}",
+        done.markdown
+    );
     let page =
         std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_else(|e| panic!("{e}"));
     assert!(page.contains("<p id=\"sprt\"><b>H1 accepted</b></p>"));
