@@ -222,6 +222,47 @@ pub enum Decision {
     MaxGames,
 }
 
+/// How much the scores of pairs played on the same opening correlate, from A's pair points
+/// grouped by opening: the one-way ANOVA intraclass correlation ρ (clamped to 0..1) and the
+/// design effect 1 + (m̃ − 1)·ρ, where m̃ = Σ mᵢ² / N is the size-weighted mean number of
+/// pairs an opening. The variance of the mean pair score is the design effect times what N
+/// independent pairs give, so the LLR, which assumes independence, is that many times too
+/// large. `None` without at least two openings and more pairs than openings.
+pub fn design_effect(groups: &[&[f64]]) -> Option<(f64, f64)> {
+    let groups: Vec<&[f64]> = groups.iter().copied().filter(|g| !g.is_empty()).collect();
+    let k = groups.len();
+    let n: usize = groups.iter().map(|g| g.len()).sum();
+    if k < 2 || n <= k {
+        return None;
+    }
+    let (kf, nf) = (k as f64, n as f64);
+    let mean_of = |g: &[f64]| g.iter().sum::<f64>() / g.len() as f64;
+    let grand = groups.iter().flat_map(|g| g.iter()).sum::<f64>() / nf;
+    let sizes_sq: f64 = groups.iter().map(|g| (g.len() as f64).powi(2)).sum();
+    let between: f64 = groups
+        .iter()
+        .map(|g| g.len() as f64 * (mean_of(g) - grand).powi(2))
+        .sum::<f64>()
+        / (kf - 1.0);
+    let within: f64 = groups
+        .iter()
+        .map(|g| {
+            let m = mean_of(g);
+            g.iter().map(|x| (x - m).powi(2)).sum::<f64>()
+        })
+        .sum::<f64>()
+        / (nf - kf);
+    // The ANOVA estimator's group size for unequal groups.
+    let m0 = (nf - sizes_sq / nf) / (kf - 1.0);
+    let denominator = between + (m0 - 1.0) * within;
+    let rho = if denominator > 0.0 {
+        ((between - within) / denominator).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    Some((rho, 1.0 + (sizes_sq / nf - 1.0) * rho))
+}
+
 /// The schedule: pair k plays opening k mod (number of openings), A with black in game 2k+1
 /// and B with black in game 2k+2, until `max_games`.
 pub fn schedule(openings: usize, max_games: usize) -> Vec<Pairing> {
@@ -252,6 +293,8 @@ pub struct Tracker {
     pub decision: Option<(Decision, f64)>,
     /// Openings the pairs take in turn.
     openings: usize,
+    /// A's points (0 to 2) in each finished pair, by opening index.
+    by_opening: std::collections::BTreeMap<usize, Vec<f64>>,
 }
 
 impl Tracker {
@@ -272,6 +315,7 @@ impl Tracker {
             games: 0,
             decision: None,
             openings: config.openings.len().max(1),
+            by_opening: Default::default(),
         }
     }
 
@@ -294,6 +338,7 @@ impl Tracker {
         };
         self.open.remove(&pair);
         self.penta[((x + y) * 2.0).round() as usize] += 1;
+        self.by_opening.entry(r.opening).or_default().push(x + y);
         let llr = llr(&self.penta, &self.spec);
         let (lower, upper) = self.spec.bounds();
         let pairs: u32 = self.penta.iter().sum();
@@ -384,6 +429,20 @@ impl Tracker {
                 self.openings,
                 if self.openings == 1 { "" } else { "s" }
             );
+            let groups: Vec<&[f64]> = self.by_opening.values().map(Vec::as_slice).collect();
+            if let Some((rho, deff)) = design_effect(&groups) {
+                let _ = writeln!(
+                    s,
+                    "\nHere the pair scores correlate within an opening by ρ = {rho:.2} (one-way \
+                     intraclass correlation, 0 when negative), a design effect of {deff:.2}: the \
+                     evidence is about that of {:.0} independent pairs, LLR ≈ {:.2} rather than \
+                     {:.2}, and the ± margins {:.2} times as wide.",
+                    f64::from(pairs) / deff,
+                    self.llr() / deff,
+                    self.llr(),
+                    deff.sqrt()
+                );
+            }
         }
         if self.decision.is_none() {
             let _ = writeln!(s, "\nNo decision yet: `--resume` continues the test.");
@@ -409,6 +468,38 @@ mod tests {
 
     fn close(a: f64, b: f64, eps: f64) -> bool {
         (a - b).abs() < eps
+    }
+
+    #[test]
+    fn design_effect_of_repeated_openings() {
+        // Each opening always gives the same pair score: fully correlated, and two pairs an
+        // opening carry the evidence of one.
+        let same: [&[f64]; 4] = [&[2.0, 2.0], &[0.0, 0.0], &[2.0, 2.0], &[0.0, 0.0]];
+        let (rho, deff) = design_effect(&same).expect("enough pairs");
+        assert!(
+            close(rho, 1.0, 1e-12) && close(deff, 2.0, 1e-12),
+            "{rho} {deff}"
+        );
+        // The openings' means are equal: no correlation, no correction.
+        let spread: [&[f64]; 4] = [&[0.0, 2.0], &[2.0, 0.0], &[1.0, 1.0], &[0.0, 2.0]];
+        let (rho, deff) = design_effect(&spread).expect("enough pairs");
+        assert!(
+            close(rho, 0.0, 1e-12) && close(deff, 1.0, 1e-12),
+            "{rho} {deff}"
+        );
+        // By hand: groups {2, 2, 1}, {0, 1}, {1, 1, 1, 0}: grand mean 1, between-groups mean
+        // square (3·(2/3)² + 2·(1/2)² + 4·(1/4)²)/2 = 1.0417, within (2/3 + 1/2 + 3/4)/6 =
+        // 0.3194, m0 = (9 − 29/9)/2 = 2.8889, ρ = 0.7222/1.6451 = 0.4390; m̃ = 29/9, so the
+        // design effect is 1 + (29/9 − 1)·ρ = 1.9756.
+        let mixed: [&[f64]; 3] = [&[2.0, 2.0, 1.0], &[0.0, 1.0], &[1.0, 1.0, 1.0, 0.0]];
+        let (rho, deff) = design_effect(&mixed).expect("enough pairs");
+        assert!(
+            close(rho, 0.4390, 1e-4) && close(deff, 1.9756, 1e-4),
+            "{rho} {deff}"
+        );
+        // One opening, or one pair an opening: nothing to estimate.
+        assert_eq!(design_effect(&[&[1.0, 2.0, 0.0]]), None);
+        assert_eq!(design_effect(&[&[1.0], &[2.0]]), None);
     }
 
     #[test]
