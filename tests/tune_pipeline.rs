@@ -305,6 +305,23 @@ fn balanced_openings_are_even_by_a_search() {
     assert!(redrawn > 0, "no opening was drawn again");
 }
 
+/// The small balanced run of the two tests below, as `wuzi-tune` options and as the
+/// library's run (with `SelfPlay`'s other defaults).
+const EVEN_RUN_ARGS: [&str; 6] = ["--seed", "9", "--sizes", "15", "--balance-nodes", "3000"];
+
+fn even_run() -> SelfPlay {
+    SelfPlay {
+        seed: 9,
+        sizes: vec![15],
+        balance: Some(Balance {
+            nodes: 3000,
+            bound: 60,
+            tries: 30,
+        }),
+        ..SelfPlay::default()
+    }
+}
+
 /// `wuzi-tune selfplay --balance-nodes N --random-plies 0`: the games are the library's
 /// under those settings (every opening one a fresh search scores as even, no random ply),
 /// as in the balanced games a generation may be fitted on.
@@ -312,39 +329,27 @@ fn balanced_openings_are_even_by_a_search() {
 fn selfplay_can_play_balanced_openings_without_random_plies() {
     let dir = std::env::temp_dir().join(format!("wuzi-tune-balanced-{}", std::process::id()));
     let out_dir = dir.to_str().expect("a UTF-8 temporary path");
-    wuzi_tune([
+    let args = [
         "selfplay",
         "--games",
         "3",
         "--nodes",
         "1500",
-        "--seed",
-        "9",
-        "--sizes",
-        "15",
-        "--balance-nodes",
-        "3000",
         "--balance-bound",
         "60",
-        "--random-plies",
-        "0",
-        "--out",
-        out_dir,
-    ]);
+    ];
+    wuzi_tune(
+        args.iter()
+            .chain(&EVEN_RUN_ARGS)
+            .chain(&["--random-plies", "0", "--out", out_dir]),
+    );
     let text = std::fs::read_to_string(dir.join("games.txt")).expect("the games file");
     let _ = std::fs::remove_dir_all(&dir);
     let cfg = SelfPlay {
         games: 3,
         nodes: 1500,
-        seed: 9,
-        sizes: vec![15],
         random_plies: 0,
-        balance: Some(Balance {
-            nodes: 3000,
-            bound: 60,
-            tries: 30,
-        }),
-        ..SelfPlay::default()
+        ..even_run()
     };
     assert_eq!(text, games_text(&play_all(&cfg, &|_| {})));
     let unbalanced = SelfPlay {
@@ -373,24 +378,18 @@ fn openings_are_the_runs_openings_and_even() {
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     let write = |threads: &str, name: &str| -> String {
         let path = dir.join(name);
-        wuzi_tune([
+        let out = path.to_str().expect("a UTF-8 temporary path");
+        // `--eval hand`: the library's default set, which this test's searches use.
+        let args = [
             "openings",
             "--count",
             "5",
-            "--seed",
-            "9",
-            "--sizes",
-            "15",
-            "--balance-nodes",
-            "3000",
             "--threads",
             threads,
-            // The library's default set, which this test's searches use.
             "--eval",
             "hand",
-            "--out",
-            path.to_str().expect("a UTF-8 temporary path"),
-        ]);
+        ];
+        wuzi_tune(args.iter().chain(&EVEN_RUN_ARGS).chain(&["--out", out]));
         std::fs::read_to_string(path).expect("the openings file")
     };
     let text = write("2", "two.txt");
@@ -413,14 +412,7 @@ fn openings_are_the_runs_openings_and_even() {
     );
     let cfg = SelfPlay {
         games: 5,
-        seed: 9,
-        sizes: vec![15],
-        balance: Some(Balance {
-            nodes: 3000,
-            bound: 60,
-            tries: 30,
-        }),
-        ..SelfPlay::default()
+        ..even_run()
     };
     let games = play_all(
         &SelfPlay {
