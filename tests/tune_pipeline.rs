@@ -369,6 +369,31 @@ fn selfplay_can_play_balanced_openings_without_random_plies() {
     }
 }
 
+/// `wuzi-tune match` plays with the set the engine plays with unless told otherwise, and
+/// says which: asked for the hand set, its games are the library's (whose default that is).
+#[test]
+fn match_plays_the_engines_set_by_default() {
+    let run = |extra: &[&str]| -> String {
+        let args = ["match", "--pairs", "2", "--nodes", "800", "--seed", "3"];
+        wuzi_tune(args.iter().chain(extra).chain(&["--balance-nodes", "0"]))
+    };
+    let fitted = run(&[]);
+    assert!(fitted.contains("at 800 nodes, eval fitted,"), "{fitted}");
+    let hand = run(&["--eval", "hand"]);
+    assert!(hand.contains("at 800 nodes, eval hand,"), "{hand}");
+    let cfg = SelfPlay {
+        nodes: 800,
+        seed: 3,
+        sizes: vec![20],
+        random_plies: 0,
+        ..SelfPlay::default()
+    };
+    let m = match_points(&cfg, 2, SearchParams::DEFAULT, SearchParams::DEFAULT);
+    let [w, l, d] = m.wld;
+    let expect = format!("a vs b: {w} - {l} - {d} of 4 games at 800 nodes, eval hand, pairs by a's half points (0..4) {:?},", m.penta);
+    assert!(hand.starts_with(&expect), "{hand}\nexpected {expect}");
+}
+
 /// `wuzi-tune openings` writes the openings the same run's games start from, one per line
 /// in `pos` notation under a header of `#` lines, the same on any thread count, and each
 /// one the header counts as even is even by a fresh search.

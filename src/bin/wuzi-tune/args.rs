@@ -257,6 +257,10 @@ pub struct PairGames {
     /// Plies after the opening that may be a random good move (a quarter of them are).
     #[arg(long, default_value_t = 0)]
     pub random_plies: usize,
+    /// Weight set both searches evaluate with (and the opening judge): by default the set
+    /// compiled in, which the engine plays with.
+    #[arg(long, value_name = "SET", default_value = "fitted")]
+    pub eval: SetName,
 }
 
 impl PairGames {

@@ -288,6 +288,7 @@ fn read_params(path: Option<&Path>) -> Result<SearchParams, String> {
 
 fn play_match(a: &MatchArgs) -> Result<(), String> {
     let (pa, pb) = (read_params(a.a.as_deref())?, read_params(a.b.as_deref())?);
+    wuzi::eval::sets::select(a.games.eval);
     let play = a.games.selfplay();
     let clock = Instant::now();
     let outcome = spsa::match_points(&play, a.pairs, pa, pb);
@@ -303,8 +304,9 @@ fn play_match(a: &MatchArgs) -> Result<(), String> {
     // (+ 0.0: an even score prints as +0, not -0.)
     let elo = |s: f64| -400.0 * (1.0 / s.clamp(1e-3, 1.0 - 1e-3) - 1.0).log10() + 0.0;
     println!(
-        "a vs b: {w} - {l} - {d} of {n} games at {} nodes, pairs by a's half points (0..4) {:?}, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
+        "a vs b: {w} - {l} - {d} of {n} games at {} nodes, eval {}, pairs by a's half points (0..4) {:?}, score {:.1} %, Elo {:+.0} ({:+.0} .. {:+.0}); {:.1?}",
         a.games.nodes,
+        a.games.eval.name(),
         outcome.penta,
         100.0 * score,
         elo(score),
@@ -317,6 +319,7 @@ fn play_match(a: &MatchArgs) -> Result<(), String> {
 
 fn spsa(a: &SpsaArgs) -> Result<(), String> {
     let start_params = read_params(a.start.as_deref())?;
+    wuzi::eval::sets::select(a.games.eval);
     let cfg = Spsa {
         pairs: a.pairs,
         play: a.games.selfplay(),
