@@ -159,3 +159,41 @@ fn a_forced_block_under_a_match_clock_leaves_the_time_banked() {
     assert!(r.elapsed < Duration::from_secs(4), "{:?}", r.elapsed);
     assert!(r.depth >= 1, "depth {}", r.depth);
 }
+
+/// The table is as large as the memory budget allows, but no larger than a move's clock can
+/// fill (`TT_BYTES_PER_MS`, at least `MIN_TIMED_TT_BYTES`); a new game with another clock
+/// gets a table of its size, and an explicit size or a changed budget still rules.
+#[test]
+fn the_table_is_sized_by_the_budget_and_the_clock() {
+    use wuzi::engine::{MIN_TIMED_TT_BYTES, TT_BYTES_PER_MS};
+    let mut e = Engine::new(EngineConfig::default());
+    e.new_game(15, Rule::FREESTYLE).expect("a board");
+    let move_in = |ms: u64| Limits {
+        max_nodes: Some(2000),
+        ..Limits::time(Duration::from_millis(ms))
+    };
+    // 350 MiB by default: 65 % of what is left after 24 MiB, 212 MiB.
+    let budget = (350 - 24) * (1 << 20) * 13 / 20;
+    e.think(&move_in(100));
+    assert_eq!(e.tt_budget(), Some(MIN_TIMED_TT_BYTES));
+    // Within a game the table stays.
+    e.think(&move_in(2000));
+    assert_eq!(e.tt_budget(), Some(MIN_TIMED_TT_BYTES));
+    e.new_game(15, Rule::FREESTYLE).expect("a board");
+    e.think(&move_in(1000));
+    assert_eq!(e.tt_budget(), Some(1000 * TT_BYTES_PER_MS));
+    e.new_game(15, Rule::FREESTYLE).expect("a board");
+    e.think(&move_in(30_000));
+    assert_eq!(e.tt_budget(), Some(budget));
+    // A smaller budget caps it.
+    e.set_memory(64 << 20);
+    e.think(&move_in(30_000));
+    assert_eq!(e.tt_budget(), Some((64 - 24) * (1 << 20) * 13 / 20));
+    // An explicit size is kept whatever the clock.
+    let mut fixed = Engine::new(EngineConfig {
+        tt_bytes: Some(8 << 20),
+        ..EngineConfig::default()
+    });
+    fixed.think(&move_in(30_000));
+    assert_eq!(fixed.tt_budget(), Some(8 << 20));
+}

@@ -28,7 +28,7 @@ use wuzi::EngineConfig;
     about = "Wuzi Gomoku engine (Gomocup protocol on stdin/stdout)"
 )]
 struct Cli {
-    /// Transposition table size in MiB (0 = no table); default: sized from INFO max_memory.
+    /// Transposition table size in MiB (0 = no table); default: sized from INFO max_memory and the clock.
     #[arg(long, value_name = "N")]
     tt_mb: Option<usize>,
     /// Compare the hash word only on table probes (ablation).
