@@ -63,6 +63,50 @@ fn today() -> String {
     format!("{y:04}-{m:02}-{d:02}")
 }
 
+/// Progress of a run of `total` items finished in any order on any thread: every `every`-th
+/// finished item, and the last, prints `label: n/total[unit], elapsed` on standard error.
+struct Progress {
+    label: &'static str,
+    unit: &'static str,
+    total: usize,
+    every: usize,
+    start: Instant,
+    done: std::sync::atomic::AtomicUsize,
+}
+
+impl Progress {
+    fn new(
+        label: &'static str,
+        unit: &'static str,
+        total: usize,
+        every: usize,
+        start: Instant,
+    ) -> Progress {
+        Progress {
+            label,
+            unit,
+            total,
+            every,
+            start,
+            done: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// One more item finished.
+    fn tick(&self) {
+        let n = self.done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if n.is_multiple_of(self.every) || n == self.total {
+            eprintln!(
+                "{}: {n}/{}{}, {:.0?}",
+                self.label,
+                self.total,
+                self.unit,
+                self.start.elapsed()
+            );
+        }
+    }
+}
+
 fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
     wuzi::eval::sets::select(a.eval);
     let cfg = SelfPlay {
@@ -77,17 +121,8 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         ..SelfPlay::default()
     };
     let start = Instant::now();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let games = play_all(&cfg, &|_| {
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if n.is_multiple_of(20) || n == cfg.games {
-            eprintln!(
-                "self-play: {n}/{} games, {:.0?}",
-                cfg.games,
-                start.elapsed()
-            );
-        }
-    });
+    let progress = Progress::new("self-play", " games", cfg.games, 20, start);
+    let games = play_all(&cfg, &|_| progress.tick());
     let moves: usize = games.iter().map(|g| g.moves.len()).sum();
     let text = games_text(&games);
     let path = a.out.join("games.txt");
@@ -111,22 +146,17 @@ fn openings(a: &OpeningArgs) -> Result<(), String> {
         ));
     }
     let start = Instant::now();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let drawn = draw_openings(&cfg, a.count, &|_| {
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if n.is_multiple_of(100) || n == a.count {
-            eprintln!("openings: {n}/{}, {:.0?}", a.count, start.elapsed());
-        }
-    });
+    let progress = Progress::new("openings", "", a.count, 100, start);
+    let drawn = draw_openings(&cfg, a.count, &|_| progress.tick());
     let mut seen = std::collections::HashSet::new();
     let mut lines = Vec::new();
     let mut even = 0;
+    let bound = cfg.balance.map(|b| b.bound);
     for o in &drawn {
         let line: String = o.stones.iter().map(|p| p.to_string()).collect();
         if o.stones.is_empty() || !seen.insert((o.size, line.clone())) {
             continue;
         }
-        let bound = cfg.balance.map(|b| b.bound);
         even += usize::from(o.score.zip(bound).is_some_and(|(s, b)| s.abs() <= b));
         lines.push(line);
     }
@@ -185,14 +215,8 @@ fn relabel(a: &RelabelArgs) -> Result<(), String> {
     let mut games = read_games(&a.games_file)?;
     games.truncate(a.limit.unwrap_or(games.len()));
     let start = Instant::now();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let total = games.len();
-    let deep = relabel_all(&games, a.nodes, a.threads, &|_| {
-        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        if n.is_multiple_of(50) || n == total {
-            eprintln!("relabel: {n}/{total} games, {:.0?}", start.elapsed());
-        }
-    });
+    let progress = Progress::new("relabel", " games", games.len(), 50, start);
+    let deep = relabel_all(&games, a.nodes, a.threads, &|_| progress.tick());
     let scored =
         |gs: &[Game]| -> usize { gs.iter().map(|g| g.scores.iter().flatten().count()).sum() };
     if deep.len() != games.len() {
