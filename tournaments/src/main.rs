@@ -50,6 +50,60 @@ enum Cmd {
     /// On a file of positions, does an engine avoid the game's mistake? A judge engine
     /// scores the position after the engine's move.
     Judge(JudgeArgs),
+    /// Where did a player's lost games turn? A judge engine scores the position before each
+    /// of the player's moves and, when it holds, the one after; the first move that turns a
+    /// held position into a lost one is printed as a positions row for `judge`.
+    Mistakes(MistakesArgs),
+}
+
+#[derive(clap::Args)]
+struct MistakesArgs {
+    /// SGF files of games (c-gomoku-cli's or this runner's; opening stones carry the comment
+    /// `opening move`). One board size for all.
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The player whose lost games are scanned, as PB and PW name it.
+    #[arg(long)]
+    player: String,
+    /// The judge engine: a command line split at blanks (a path, or a name on PATH).
+    #[arg(long, value_name = "CMD")]
+    judge: String,
+    /// The judge's `INFO max_node`.
+    #[arg(long, default_value_t = 500_000)]
+    judge_nodes: u64,
+    /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
+    #[arg(long, default_value_t = 300_000)]
+    judge_turn_ms: u64,
+    /// The judge's `INFO thread_num` (0 = not sent).
+    #[arg(long, default_value_t = 1)]
+    judge_threads: u64,
+    /// A position is held when the judge scores it at or above this for the player.
+    #[arg(long, default_value_t = -600, allow_negative_numbers = true)]
+    hold: i64,
+    /// After the move it is lost when the judge scores it at or below this for the player.
+    #[arg(long, default_value_t = -1500, allow_negative_numbers = true)]
+    lost: i64,
+    /// Position ids are this and the game's number (GN).
+    #[arg(long, default_value = "G")]
+    prefix: String,
+    /// Write the positions file here (it is printed either way).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Folder for the judge's logs, one per position asked.
+    #[arg(long)]
+    logs: Option<PathBuf>,
+    /// Games scanned at the same time.
+    #[arg(long, default_value_t = 1)]
+    concurrency: usize,
+    /// `INFO rule` bits: 0 freestyle, 1 exact five, 8 caro (renju is not supported).
+    #[arg(long, default_value_t = 0)]
+    rule: u32,
+    /// `INFO max_memory` for the judge (bytes).
+    #[arg(long, default_value_t = 350_000_000)]
+    max_memory: u64,
+    /// Grace after a limit before a reply counts as late (ms).
+    #[arg(long, default_value_t = 1000)]
+    tolerance_ms: u64,
 }
 
 #[derive(clap::Args)]
@@ -106,6 +160,7 @@ fn main() -> ExitCode {
     let code = match cli.command {
         Cmd::Merge { dirs, out } => merge(&dirs, &out),
         Cmd::Judge(args) => judge(&args),
+        Cmd::Mistakes(args) => mistakes(&args),
         Cmd::Run {
             config,
             out,
@@ -226,6 +281,93 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
             "error: the judge gave no score on {} positions; the figure is incomplete",
             totals.judge_faults
         );
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mistakes(a: &MistakesArgs) -> ExitCode {
+    match mistakes_run(a) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
+    use wuzi_tournament::judge::{self, mistakes};
+    let mut games = Vec::new();
+    for path in &a.games {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        games.extend(
+            wuzi_tournament::sgf::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?,
+        );
+    }
+    let lost = mistakes::lost_games(&games, &a.player, &a.prefix)?;
+    if lost.is_empty() {
+        return Err(format!(
+            "none of the {} games read was lost by a player named {:?} (PB or PW)",
+            games.len(),
+            a.player
+        ));
+    }
+    if let Some(dir) = &a.logs {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let spec = judge::engine_from_command("judge", &a.judge)?;
+    let asker = judge::Judge {
+        spec: &spec,
+        nodes: a.judge_nodes,
+        turn_ms: a.judge_turn_ms,
+        threads: a.judge_threads,
+        rule_bits: a.rule,
+        max_memory: a.max_memory,
+        tolerance_ms: a.tolerance_ms,
+        start_ms: 1000,
+        log_dir: a.logs.as_deref(),
+    };
+    let limits = mistakes::Thresholds {
+        hold: a.hold,
+        lost: a.lost,
+    };
+    let count = std::sync::atomic::AtomicUsize::new(0);
+    let total = lost.len();
+    let progress = |s: &mistakes::Scan| {
+        let k = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        eprintln!("[{k}/{total}] {}", mistakes::progress_line(s));
+    };
+    let started = std::time::Instant::now();
+    let scans = mistakes::scan_all(&asker, limits, &lost, a.concurrency, &progress)?;
+    let header = mistakes::header(
+        &scans,
+        &mistakes::RunInfo {
+            player: &a.player,
+            games: &a.games,
+            scanned: games.len(),
+            judge: &a.judge,
+            nodes: a.judge_nodes,
+            limits,
+            seconds: started.elapsed().as_secs(),
+        },
+    );
+    let rows: Vec<String> = scans.iter().filter_map(mistakes::Scan::row).collect();
+    let text = format!(
+        "{header}{}",
+        rows.iter().map(|r| format!("{r}\n")).collect::<String>()
+    );
+    console::line(text.trim_end());
+    if let Some(out) = &a.out {
+        std::fs::write(out, &text).map_err(|e| format!("{}: {e}", out.display()))?;
+        console::line(&format!("written: {}", out.display()));
+    }
+    let faults = scans
+        .iter()
+        .filter(|s| matches!(s.finding, mistakes::Finding::Fault { .. }))
+        .count();
+    if faults > 0 {
+        eprintln!("error: the judge failed in {faults} games; their mistakes are not in the file");
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use wuzi_tournament::board::Rule;
 use wuzi_tournament::config::EngineSpec;
 use wuzi_tournament::judge::{self, positions, Options, Verdict};
@@ -233,43 +232,6 @@ fn the_command_prints_and_writes_the_figure() {
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/positions.txt"));
-}
-
-/// The workspace's `pbrain-wuzi`, next to this crate's binaries, built (or brought up to
-/// date) with `cargo build` in the same profile: `cargo test -p wuzi-tournament` does not
-/// build the engine package's binaries by itself.
-fn pbrain_wuzi() -> &'static Path {
-    static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let runner = Path::new(RUNNER);
-        let dir = runner.parent().unwrap_or_else(|| panic!("{RUNNER}"));
-        let mut cargo = Command::new(env!("CARGO"));
-        cargo
-            .args([
-                "build",
-                "--quiet",
-                "--workspace",
-                "--bin",
-                "pbrain-wuzi",
-                "--manifest-path",
-            ])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml"));
-        match dir.file_name().and_then(|n| n.to_str()) {
-            Some("debug") => {}
-            Some("release") => {
-                cargo.arg("--release");
-            }
-            Some(other) => {
-                cargo.args(["--profile", other]);
-            }
-            None => panic!("{RUNNER}"),
-        }
-        let status = cargo.status().unwrap_or_else(|e| panic!("cargo: {e}"));
-        assert!(status.success(), "cargo build pbrain-wuzi: {status}");
-        let path = dir.join(format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX));
-        assert!(path.is_file(), "{}", path.display());
-        path
-    })
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! The engine's side is the side to move in the position; the judge plays the other side,
 //! so its score is negated. A move that makes five is a win without asking the judge.
 
+pub mod mistakes;
 pub mod positions;
 pub mod report;
 pub mod score;
@@ -72,6 +73,14 @@ impl Fault {
             kind: kind.to_string(),
             detail: detail.into(),
         }
+    }
+
+    /// A judge whose messages held no score.
+    fn no_score() -> Fault {
+        Fault::new(
+            "no score",
+            "no MESSAGE line with a score it understands (see judge::score)",
+        )
     }
 }
 
@@ -241,8 +250,9 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
         Info::GameType(2),
     ];
     let wait = Duration::from_millis(opts.turn_ms.saturating_add(opts.tolerance_ms));
-    let log = log_for(opts, &p.id, "engine");
-    match consult(opts, &opts.engine, log, &engine_infos, &board, wait) {
+    let log = log_for(opts.log_dir.as_deref(), &p.id, "engine");
+    let talk = Talk::new(opts.size, opts.turn_ms, opts.tolerance_ms);
+    match consult(talk, &opts.engine, log, &engine_infos, &board, wait) {
         Err(f) => v.engine_fault = Some(f),
         Ok(answer) => {
             v.engine_ms = Some(answer.ms);
@@ -277,33 +287,83 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
     v
 }
 
-fn ask_judge(opts: &Options, p: &Position, board: &Board, v: &mut Verdict) {
-    let mut infos = vec![
-        Info::TimeoutTurn(i64::try_from(opts.judge_turn_ms).unwrap_or(i64::MAX)),
-        Info::TimeoutMatch(0),
-        Info::MaxMemory(opts.max_memory),
-        Info::Rule(u64::from(opts.rule_bits)),
-        Info::GameType(2),
-        Info::MaxNode(i64::try_from(opts.judge_nodes).unwrap_or(i64::MAX)),
-    ];
-    if opts.judge_threads > 0 {
-        infos.push(Info::ThreadNum(
-            i64::try_from(opts.judge_threads).unwrap_or(i64::MAX),
-        ));
+/// One way of asking a judge: the engine, its limits (a node count binds; the move time is
+/// generous) and what every consultation sends. `judge` and `mistakes` both ask through it.
+#[derive(Clone, Copy, Debug)]
+pub struct Judge<'a> {
+    /// The judge engine.
+    pub spec: &'a EngineSpec,
+    /// `INFO max_node`.
+    pub nodes: u64,
+    /// `INFO timeout_turn` (ms).
+    pub turn_ms: u64,
+    /// `INFO thread_num` (0 = not sent).
+    pub threads: u64,
+    /// `INFO rule` bits.
+    pub rule_bits: u32,
+    /// `INFO max_memory` (bytes).
+    pub max_memory: u64,
+    /// Grace after a limit before a reply counts as late (ms).
+    pub tolerance_ms: u64,
+    /// How long `START` may take before the tolerance (at least a second is allowed).
+    pub start_ms: u64,
+    /// Folder for the logs, if any.
+    pub log_dir: Option<&'a Path>,
+}
+
+impl Judge<'_> {
+    /// The `INFO` lines the judge gets before a position.
+    fn infos(&self) -> Vec<Info> {
+        let mut infos = vec![
+            Info::TimeoutTurn(i64::try_from(self.turn_ms).unwrap_or(i64::MAX)),
+            Info::TimeoutMatch(0),
+            Info::MaxMemory(self.max_memory),
+            Info::Rule(u64::from(self.rule_bits)),
+            Info::GameType(2),
+            Info::MaxNode(i64::try_from(self.nodes).unwrap_or(i64::MAX)),
+        ];
+        if self.threads > 0 {
+            infos.push(Info::ThreadNum(
+                i64::try_from(self.threads).unwrap_or(i64::MAX),
+            ));
+        }
+        infos
     }
-    let wait = Duration::from_millis(opts.judge_turn_ms.saturating_add(opts.tolerance_ms));
-    let log = log_for(opts, &p.id, "judge");
-    match consult(opts, &opts.judge, log, &infos, board, wait) {
+
+    /// The judge's move and score (its own view) for the side to move in `board`, from a
+    /// fresh process; its log is `<id>-<role>.log`.
+    pub(crate) fn ask(&self, board: &Board, id: &str, role: &str) -> Result<Answer, Fault> {
+        let wait = Duration::from_millis(self.turn_ms.saturating_add(self.tolerance_ms));
+        let talk = Talk::new(board.size(), self.start_ms, self.tolerance_ms);
+        let log = log_for(self.log_dir, id, role);
+        consult(talk, self.spec, log, &self.infos(), board, wait)
+    }
+}
+
+impl Options {
+    /// The judge as this run asks it.
+    fn judge(&self) -> Judge<'_> {
+        Judge {
+            spec: &self.judge,
+            nodes: self.judge_nodes,
+            turn_ms: self.judge_turn_ms,
+            threads: self.judge_threads,
+            rule_bits: self.rule_bits,
+            max_memory: self.max_memory,
+            tolerance_ms: self.tolerance_ms,
+            start_ms: self.turn_ms,
+            log_dir: self.log_dir.as_deref(),
+        }
+    }
+}
+
+fn ask_judge(opts: &Options, p: &Position, board: &Board, v: &mut Verdict) {
+    match opts.judge().ask(board, &p.id, "judge") {
         Err(f) => v.judge_fault = Some(f),
         Ok(answer) => {
             v.judge_ms = Some(answer.ms);
             match answer.eval {
-                None => {
-                    v.judge_fault = Some(Fault::new(
-                        "no score",
-                        "no MESSAGE line with a score it understands (see judge::score)",
-                    ))
-                }
+                None => v.judge_fault = Some(Fault::no_score()),
                 Some(e) => {
                     v.judge_raw = Some(e.to_string());
                     set_score(v, e.flip());
@@ -320,24 +380,44 @@ fn set_score(v: &mut Verdict, e: Eval) {
     v.eval = Some(e);
 }
 
-fn log_for(opts: &Options, id: &str, role: &str) -> Arc<Log> {
-    Arc::new(match &opts.log_dir {
+fn log_for(dir: Option<&Path>, id: &str, role: &str) -> Arc<Log> {
+    Arc::new(match dir {
         Some(dir) => Log::create(&dir.join(format!("{}-{role}.log", crate::game::file_safe(id)))),
         None => Log::disabled(),
     })
 }
 
 /// A move and what the engine said while choosing it.
-struct Answer {
-    at: Coord,
-    ms: u64,
-    eval: Option<Eval>,
+pub(crate) struct Answer {
+    /// The move.
+    pub(crate) at: Coord,
+    /// Think time as measured here (ms).
+    pub(crate) ms: u64,
+    /// The last score it reported (its own view).
+    pub(crate) eval: Option<Eval>,
+}
+
+/// The board size `START` announces, and how long `START` may take: it may allocate a
+/// large table, so a full move (at least a second) plus the tolerance.
+#[derive(Clone, Copy, Debug)]
+struct Talk {
+    size: usize,
+    patience: Duration,
+}
+
+impl Talk {
+    fn new(size: usize, turn_ms: u64, tolerance_ms: u64) -> Talk {
+        Talk {
+            size,
+            patience: Duration::from_millis(turn_ms.max(1000).saturating_add(tolerance_ms)),
+        }
+    }
 }
 
 /// Starts `spec`, sets it up, sends the position by `BOARD` with the side to move's stones
 /// as its own, reads its move and ends it.
 fn consult(
-    opts: &Options,
+    talk: Talk,
     spec: &EngineSpec,
     log: Arc<Log>,
     infos: &[Info],
@@ -345,24 +425,22 @@ fn consult(
     wait: Duration,
 ) -> Result<Answer, Fault> {
     let mut brain = Brain::spawn(spec, log).map_err(|e| Fault::new("start failed", e))?;
-    let answer = converse(opts, &mut brain, infos, board, wait);
+    let answer = converse(talk, &mut brain, infos, board, wait);
     brain.send_end();
     brain.finish(Instant::now() + END_GRACE);
     answer
 }
 
 fn converse(
-    opts: &Options,
+    talk: Talk,
     brain: &mut Brain,
     infos: &[Info],
     board: &Board,
     wait: Duration,
 ) -> Result<Answer, Fault> {
-    brain.send(&Command::Start(opts.size as u32));
-    // START may allocate a large table: a full move (at least a second) plus tolerance.
-    let patience = Duration::from_millis(opts.turn_ms.max(1000) + opts.tolerance_ms);
+    brain.send(&Command::Start(talk.size as u32));
     let mut said = Vec::new();
-    match next_line(brain, Instant::now() + patience, &mut said) {
+    match next_line(brain, Instant::now() + talk.patience, &mut said) {
         Ok(line) if matches!(Response::parse(&line), Ok(Response::Ok)) => {}
         Ok(line) => {
             return Err(Fault::new(

@@ -2,7 +2,9 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::OnceLock;
 use wuzi_tournament::config::Config;
 use wuzi_tournament::runner::{self, Finished, Options};
 
@@ -55,4 +57,41 @@ pub fn run_result(config: &Config, dir: &Path, resume: bool) -> Result<Finished,
         verbose: false,
     };
     runner::run(config, &opts)
+}
+
+/// The workspace's `pbrain-wuzi`, next to this crate's binaries, built (or brought up to
+/// date) with `cargo build` in the same profile: `cargo test -p wuzi-tournament` does not
+/// build the engine package's binaries by itself.
+pub fn pbrain_wuzi() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let runner = Path::new(RUNNER);
+        let dir = runner.parent().unwrap_or_else(|| panic!("{RUNNER}"));
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo
+            .args([
+                "build",
+                "--quiet",
+                "--workspace",
+                "--bin",
+                "pbrain-wuzi",
+                "--manifest-path",
+            ])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../Cargo.toml"));
+        match dir.file_name().and_then(|n| n.to_str()) {
+            Some("debug") => {}
+            Some("release") => {
+                cargo.arg("--release");
+            }
+            Some(other) => {
+                cargo.args(["--profile", other]);
+            }
+            None => panic!("{RUNNER}"),
+        }
+        let status = cargo.status().unwrap_or_else(|e| panic!("cargo: {e}"));
+        assert!(status.success(), "cargo build pbrain-wuzi: {status}");
+        let path = dir.join(format!("pbrain-wuzi{}", std::env::consts::EXE_SUFFIX));
+        assert!(path.is_file(), "{}", path.display());
+        path
+    })
 }
