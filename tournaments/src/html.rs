@@ -105,6 +105,9 @@ fn sprt_section(page: &mut String, t: &Tracker) {
         t.penta[3],
         t.penta[4]
     );
+    for paragraph in t.repeat_note() {
+        let _ = writeln!(page, "<p class=\"repeat\">{}</p>", escape(&paragraph));
+    }
 }
 
 fn standings(page: &mut String, sm: &Summary) {

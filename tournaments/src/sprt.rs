@@ -401,6 +401,38 @@ impl Tracker {
         s
     }
 
+    /// When the pairs repeat the openings, what that does to the test (a paragraph, then
+    /// the measured correlation and design effect when there are enough pairs): the summary
+    /// and the HTML report print it. Empty when every pair had an opening of its own.
+    pub fn repeat_note(&self) -> Vec<String> {
+        let pairs: u32 = self.penta.iter().sum();
+        if pairs as usize <= self.openings {
+            return Vec::new();
+        }
+        let mut note = vec![format!(
+            "The {pairs} pairs repeat the {} opening{}. The pairs of one opening are not \
+             independent (the same engines tend to repeat the same game), so the LLR and the \
+             margins overstate the evidence; a larger openings file (`wuzi-tune openings`) \
+             keeps every pair on an opening of its own.",
+            self.openings,
+            if self.openings == 1 { "" } else { "s" }
+        )];
+        let groups: Vec<&[f64]> = self.by_opening.values().map(Vec::as_slice).collect();
+        if let Some((rho, deff)) = design_effect(&groups) {
+            note.push(format!(
+                "Here the pair scores correlate within an opening by ρ = {rho:.2} (one-way \
+                 intraclass correlation, 0 when negative), a design effect of {deff:.2}: the \
+                 evidence is about that of {:.0} independent pairs, LLR ≈ {:.2} rather than \
+                 {:.2}, and the ± margins {:.2} times as wide.",
+                f64::from(pairs) / deff,
+                self.llr() / deff,
+                self.llr(),
+                deff.sqrt()
+            ));
+        }
+        note
+    }
+
     /// The summary section.
     pub fn markdown(&self) -> String {
         let mut s = String::from("\n## SPRT\n\n");
@@ -418,31 +450,8 @@ impl Tracker {
             self.spec.max_games
         );
         let _ = writeln!(s, "`{}`", self.line());
-        let pairs: u32 = self.penta.iter().sum();
-        if pairs as usize > self.openings {
-            let _ = writeln!(
-                s,
-                "\nThe {pairs} pairs repeat the {} opening{}. The pairs of one opening are not \
-                 independent (the same engines tend to repeat the same game), so the LLR and the \
-                 margins overstate the evidence; a larger openings file (`wuzi-tune openings`) \
-                 keeps every pair on an opening of its own.",
-                self.openings,
-                if self.openings == 1 { "" } else { "s" }
-            );
-            let groups: Vec<&[f64]> = self.by_opening.values().map(Vec::as_slice).collect();
-            if let Some((rho, deff)) = design_effect(&groups) {
-                let _ = writeln!(
-                    s,
-                    "\nHere the pair scores correlate within an opening by ρ = {rho:.2} (one-way \
-                     intraclass correlation, 0 when negative), a design effect of {deff:.2}: the \
-                     evidence is about that of {:.0} independent pairs, LLR ≈ {:.2} rather than \
-                     {:.2}, and the ± margins {:.2} times as wide.",
-                    f64::from(pairs) / deff,
-                    self.llr() / deff,
-                    self.llr(),
-                    deff.sqrt()
-                );
-            }
+        for paragraph in self.repeat_note() {
+            let _ = writeln!(s, "\n{paragraph}");
         }
         if self.decision.is_none() {
             let _ = writeln!(s, "\nNo decision yet: `--resume` continues the test.");

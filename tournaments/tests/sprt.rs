@@ -64,6 +64,11 @@ fn a_stronger_engine_is_accepted_and_resume_keeps_the_decision() {
         std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_else(|e| panic!("{e}"));
     assert!(page.contains("<p id=\"sprt\"><b>H1 accepted</b></p>"));
     assert!(page.contains("<td>pairs</td><td>0</td><td>0</td><td>0</td><td>0</td><td>25</td>"));
+    // The report says so too.
+    assert!(
+        page.contains("<p class=\"repeat\">The 25 pairs repeat the 1 opening."),
+        "{page}"
+    );
 
     let journal = dir.join("out/results.jsonl");
     let before = std::fs::read(&journal).unwrap_or_else(|e| panic!("{e}"));
