@@ -65,18 +65,11 @@ struct MistakesArgs {
     /// The player whose lost games are scanned, as PB and PW name it.
     #[arg(long)]
     player: String,
-    /// The judge engine: a command line split at blanks (a path, or a name on PATH).
-    #[arg(long, value_name = "CMD")]
-    judge: String,
     /// The judge's `INFO max_node`.
     #[arg(long, default_value_t = 500_000)]
     judge_nodes: u64,
-    /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
-    #[arg(long, default_value_t = 300_000)]
-    judge_turn_ms: u64,
-    /// The judge's `INFO thread_num` (0 = not sent).
-    #[arg(long, default_value_t = 1)]
-    judge_threads: u64,
+    #[command(flatten)]
+    judging: JudgingArgs,
     /// A position is held when the judge scores it at or above this for the player.
     #[arg(long, default_value_t = -600, allow_negative_numbers = true)]
     hold: i64,
@@ -95,10 +88,24 @@ struct MistakesArgs {
     /// Games scanned at the same time.
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
+}
+
+/// The judge and the game's settings, as `judge` and `mistakes` both take them.
+#[derive(clap::Args)]
+struct JudgingArgs {
+    /// The judge engine: a command line split at blanks (a path, or a name on PATH).
+    #[arg(long, value_name = "CMD")]
+    judge: String,
+    /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
+    #[arg(long, default_value_t = 300_000)]
+    judge_turn_ms: u64,
+    /// The judge's `INFO thread_num` (0 = not sent).
+    #[arg(long, default_value_t = 1)]
+    judge_threads: u64,
     /// `INFO rule` bits: 0 freestyle, 1 exact five, 8 caro (renju is not supported).
     #[arg(long, default_value_t = 0)]
     rule: u32,
-    /// `INFO max_memory` for the judge (bytes).
+    /// `INFO max_memory` for every engine (bytes).
     #[arg(long, default_value_t = 350_000_000)]
     max_memory: u64,
     /// Grace after a limit before a reply counts as late (ms).
@@ -117,18 +124,11 @@ struct JudgeArgs {
     /// The engine's `INFO timeout_turn` (ms).
     #[arg(long, default_value_t = 500)]
     turn_ms: u64,
-    /// The judge engine: a command line split at blanks.
-    #[arg(long, value_name = "CMD")]
-    judge: String,
     /// The judge's `INFO max_node`.
     #[arg(long, default_value_t = 3_000_000)]
     judge_nodes: u64,
-    /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
-    #[arg(long, default_value_t = 300_000)]
-    judge_turn_ms: u64,
-    /// The judge's `INFO thread_num` (0 = not sent).
-    #[arg(long, default_value_t = 1)]
-    judge_threads: u64,
+    #[command(flatten)]
+    judging: JudgingArgs,
     /// Avoided = the judge's score from the engine's side is above this.
     #[arg(long, default_value_t = -300, allow_negative_numbers = true)]
     threshold: i64,
@@ -141,15 +141,6 @@ struct JudgeArgs {
     /// Board side.
     #[arg(long, default_value_t = 20)]
     size: usize,
-    /// `INFO rule` bits: 0 freestyle, 1 exact five, 8 caro, 9 (renju is not supported).
-    #[arg(long, default_value_t = 0)]
-    rule: u32,
-    /// `INFO max_memory` for both engines (bytes).
-    #[arg(long, default_value_t = 350_000_000)]
-    max_memory: u64,
-    /// Grace after a limit before a reply counts as late (ms).
-    #[arg(long, default_value_t = 1000)]
-    tolerance_ms: u64,
     /// Only these ids (comma-separated).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -241,7 +232,7 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
     if !(5..=26).contains(&a.size) {
         return Err("--size must be 5..=26 (SGF letters)".to_string());
     }
-    let mut list = positions::load(&a.positions, a.size, Rule::from_bits(a.rule)?)?;
+    let mut list = positions::load(&a.positions, a.size, Rule::from_bits(a.judging.rule)?)?;
     if !a.only.is_empty() {
         if let Some(id) = a.only.iter().find(|id| !list.iter().any(|p| &&p.id == id)) {
             return Err(format!("--only: no position {id}"));
@@ -250,15 +241,15 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
     }
     let opts = judge::Options {
         engine: judge::engine_from_command("engine", &a.engine)?,
-        judge: judge::engine_from_command("judge", &a.judge)?,
+        judge: judge::engine_from_command("judge", &a.judging.judge)?,
         size: a.size,
-        rule_bits: a.rule,
+        rule_bits: a.judging.rule,
         turn_ms: a.turn_ms,
         judge_nodes: a.judge_nodes,
-        judge_turn_ms: a.judge_turn_ms,
-        judge_threads: a.judge_threads,
-        tolerance_ms: a.tolerance_ms,
-        max_memory: a.max_memory,
+        judge_turn_ms: a.judging.judge_turn_ms,
+        judge_threads: a.judging.judge_threads,
+        tolerance_ms: a.judging.tolerance_ms,
+        max_memory: a.judging.max_memory,
         threshold: a.threshold,
         concurrency: a.concurrency.max(1),
         log_dir: a.out.as_ref().map(|d| d.join("logs")),
@@ -267,7 +258,7 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let verdicts = judge::run(&opts, &list)?;
     let ms = started.elapsed().as_millis() as u64;
-    let run = report::RunInfo::new(&opts, &a.positions, &a.engine, &a.judge, ms);
+    let run = report::RunInfo::new(&opts, &a.positions, &a.engine, &a.judging.judge, ms);
     let totals = report::Totals::of(&verdicts);
     console::line(&run.header());
     console::line(&report::table(&verdicts));
@@ -316,15 +307,15 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
     if let Some(dir) = &a.logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let spec = judge::engine_from_command("judge", &a.judge)?;
+    let spec = judge::engine_from_command("judge", &a.judging.judge)?;
     let asker = judge::Judge {
         spec: &spec,
         nodes: a.judge_nodes,
-        turn_ms: a.judge_turn_ms,
-        threads: a.judge_threads,
-        rule_bits: a.rule,
-        max_memory: a.max_memory,
-        tolerance_ms: a.tolerance_ms,
+        turn_ms: a.judging.judge_turn_ms,
+        threads: a.judging.judge_threads,
+        rule_bits: a.judging.rule,
+        max_memory: a.judging.max_memory,
+        tolerance_ms: a.judging.tolerance_ms,
         start_ms: 1000,
         log_dir: a.logs.as_deref(),
     };
@@ -346,7 +337,7 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
             player: &a.player,
             games: &a.games,
             scanned: games.len(),
-            judge: &a.judge,
+            judge: &a.judging.judge,
             nodes: a.judge_nodes,
             limits,
             seconds: started.elapsed().as_secs(),
