@@ -231,7 +231,11 @@ mod tests {
     #[test]
     fn the_committed_position_files_load() {
         let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-        for (file, rows, distinct) in [("losses44.txt", 44, 38), ("pentazen22.txt", 22, 21)] {
+        for (file, rows, distinct) in [
+            ("losses44.txt", 44, 38),
+            ("pentazen22.txt", 22, 21),
+            ("pentazen37.txt", 15, 15),
+        ] {
             let positions =
                 load(&data.join(file), 20, free()).unwrap_or_else(|e| panic!("{file}: {e}"));
             assert_eq!(positions.len(), rows, "{file}");
