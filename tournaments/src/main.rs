@@ -304,6 +304,17 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
             a.player
         ));
     }
+    if let Some(g) = lost
+        .iter()
+        .find(|g| g.rule.is_some_and(|r| r != a.judging.rule))
+    {
+        return Err(format!(
+            "game {} was played under RU[{}] but the judge would get --rule {}",
+            g.id,
+            g.rule.unwrap_or_default(),
+            a.judging.rule
+        ));
+    }
     if let Some(dir) = &a.logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

@@ -91,6 +91,10 @@ fn only_the_players_lost_games_are_scanned() {
     let mixed = [sgf::parse(&all).expect("sgf"), parsed].concat();
     let err = mistakes::lost_games(&mixed, "Wuzi", "T").expect_err("two sizes");
     assert!(err.contains("one board size"), "{err}");
+    let unsized_game = sgf::parse(&LOST_BY_WHITE.replace("SZ[20]", "")).expect("sgf");
+    let err = mistakes::lost_games(&unsized_game, "Wuzi", "T").expect_err("no size");
+    assert!(err.contains("game 7: no SZ"), "{err}");
+    assert_eq!(g.rule, Some(0));
     let twice = sgf::parse(&LOST_BY_WHITE.replace(";B[ij]", ";B[kj]")).expect("sgf");
     let err = mistakes::lost_games(&twice, "Wuzi", "T").expect_err("occupied");
     assert!(err.contains("game 7: move 9"), "{err}");
@@ -193,6 +197,17 @@ fn the_command_prints_and_writes_the_file() {
     );
     let p = positions::load(&out, 20, FREESTYLE).expect("loads");
     assert_eq!((p.len(), p[0].id.as_str()), (1, "PZ7"));
+
+    // Games of another rule than --rule are refused.
+    let run = Command::new(RUNNER)
+        .arg("mistakes")
+        .arg(&games)
+        .args(["--player", "Wuzi", "--judge", &judge, "--rule", "1"])
+        .output()
+        .expect("runs");
+    assert!(!run.status.success());
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("RU[0]") && err.contains("--rule 1"), "{err}");
 
     // A player with no lost game is an error.
     let run = Command::new(RUNNER)

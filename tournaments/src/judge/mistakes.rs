@@ -33,6 +33,8 @@ pub struct LostGame {
     pub opening: usize,
     /// The player's colour.
     pub player: Side,
+    /// `INFO rule` bits the game says it was played under (`RU`), if it says.
+    pub rule: Option<u32>,
 }
 
 impl LostGame {
@@ -65,12 +67,20 @@ pub fn lost_games(games: &[SgfGame], player: &str, prefix: &str) -> Result<Vec<L
         let number = g
             .prop("GN")
             .map_or_else(|| (n + 1).to_string(), str::to_string);
-        let size = match g.prop("SZ") {
-            None => 15,
-            Some(s) => s
-                .trim()
-                .parse::<usize>()
-                .map_err(|_| format!("game {number}: SZ[{s}] is not a board size"))?,
+        let size = g
+            .prop("SZ")
+            .ok_or_else(|| format!("game {number}: no SZ (board size)"))?;
+        let size = size
+            .trim()
+            .parse::<usize>()
+            .map_err(|_| format!("game {number}: SZ[{size}] is not a board size"))?;
+        let rule = match g.prop("RU") {
+            None => None,
+            Some(r) => Some(
+                r.trim()
+                    .parse::<u32>()
+                    .map_err(|_| format!("game {number}: RU[{r}] is not INFO rule bits"))?,
+            ),
         };
         if !(5..=26).contains(&size) {
             return Err(format!("game {number}: SZ[{size}] is not 5..=26"));
@@ -102,6 +112,7 @@ pub fn lost_games(games: &[SgfGame], player: &str, prefix: &str) -> Result<Vec<L
             moves: g.moves.iter().map(|&(x, y, _)| (x, y)).collect(),
             opening,
             player: side,
+            rule,
         });
     }
     Ok(out)
