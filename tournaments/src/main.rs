@@ -334,10 +334,8 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
         hold: a.hold,
         lost: a.lost,
     };
-    let count = std::sync::atomic::AtomicUsize::new(0);
     let total = lost.len();
-    let progress = |s: &mistakes::Scan| {
-        let k = count.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+    let progress = |k: usize, s: &mistakes::Scan| {
         eprintln!("[{k}/{total}] {}", mistakes::progress_line(s));
     };
     let started = std::time::Instant::now();

@@ -5,17 +5,11 @@ mod common;
 
 use common::*;
 use std::path::Path;
-use wuzi_tournament::board::{Board, Rule, Side};
+use wuzi_tournament::board::{Board, Side};
 use wuzi_tournament::elo::{self, Tally};
 use wuzi_tournament::opening;
 use wuzi_tournament::psq::{Psq, PsqMove};
 use wuzi_tournament::record::Reason;
-
-const FREESTYLE: Rule = Rule {
-    exact_five: false,
-    caro: false,
-    renju: false,
-};
 
 fn fixture(name: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

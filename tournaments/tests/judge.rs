@@ -8,7 +8,6 @@ mod common;
 use common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use wuzi_tournament::board::Rule;
 use wuzi_tournament::config::EngineSpec;
 use wuzi_tournament::judge::{self, positions, Options, Verdict};
 
@@ -17,22 +16,6 @@ use wuzi_tournament::judge::{self, positions, Options, Verdict};
 const BLOCK: &str = "BLOCK | ff ef gf kk hf kl aa km at mm if | pp | jf | block the four";
 /// White to move has a four (column k, rows 10-13): kj or ko makes five.
 const WIN: &str = "WIN | dd kk fd kl hd km dp kn pp | - | ko | own five";
-
-const FREESTYLE: Rule = Rule {
-    exact_five: false,
-    caro: false,
-    renju: false,
-};
-
-fn spec(name: &str, command: &str, args: &[&str]) -> EngineSpec {
-    EngineSpec {
-        name: name.to_string(),
-        command: PathBuf::from(command),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        workdir: std::env::temp_dir(),
-        options: Vec::new(),
-    }
-}
 
 fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> Options {
     Options {
@@ -56,16 +39,6 @@ fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> O
 fn run(opts: &Options, lines: &[&str]) -> Vec<Verdict> {
     let list = positions::parse(&lines.join("\n"), 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
     judge::run(opts, &list).unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// A judge that reports a fixed Rapfi-style score (its own view) and then moves.
-fn says(score: &str) -> EngineSpec {
-    let line = format!("Speed 1K | Depth 9-3 | Eval {score} | Node 1K | Time 1ms");
-    spec(
-        "judge",
-        FAKE,
-        &["say", "Depth 2-2 | Eval 15 | Time 0ms | J10", &line],
-    )
 }
 
 fn read(path: &Path) -> String {

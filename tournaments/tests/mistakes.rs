@@ -5,9 +5,8 @@
 mod common;
 
 use common::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-use wuzi_tournament::board::Rule;
 use wuzi_tournament::config::EngineSpec;
 use wuzi_tournament::judge::mistakes::{self, Finding, LostGame, Scan, Thresholds};
 use wuzi_tournament::judge::{positions, Judge};
@@ -22,29 +21,6 @@ const LOST_BY_WHITE: &str = "(;FF[4]GM[4]GN[7]SZ[20]RU[0]PB[Other]PW[Wuzi]RE[B+1
 const NOT_LOST: &str = "(;GN[8]SZ[20]PB[Wuzi]PW[Other]RE[B+1];B[jj];W[aa];B[kj];W[ba]\
     ;B[lj];W[ca];B[mj];W[da];B[nj])\
     (;GN[9]SZ[20]PB[A]PW[B]RE[W+1];B[jj];W[aa])";
-
-const FREESTYLE: Rule = Rule {
-    exact_five: false,
-    caro: false,
-    renju: false,
-};
-
-fn spec(command: &str, args: &[&str]) -> EngineSpec {
-    EngineSpec {
-        name: "judge".to_string(),
-        command: PathBuf::from(command),
-        args: args.iter().map(|a| a.to_string()).collect(),
-        workdir: std::env::temp_dir(),
-        options: Vec::new(),
-    }
-}
-
-/// A judge that reports a fixed Rapfi-style score (its own view), then plays the first empty
-/// cell in row-major order.
-fn says(score: &str) -> EngineSpec {
-    let line = format!("Speed 1K | Depth 9-3 | Eval {score} | Node 1K | Time 1ms");
-    spec(FAKE, &["say", &line])
-}
 
 fn games(text: &str) -> Vec<LostGame> {
     let parsed = sgf::parse(text).unwrap_or_else(|e| panic!("{e}"));
@@ -69,7 +45,7 @@ fn scan(judge: &EngineSpec, nodes: u64, log_dir: Option<&Path>) -> Scan {
     };
     let list = games(LOST_BY_WHITE);
     let mut scans =
-        mistakes::scan_all(&asker, limits, &list, 2, &|_| {}).unwrap_or_else(|e| panic!("{e}"));
+        mistakes::scan_all(&asker, limits, &list, 2, &|_, _| {}).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(scans.len(), 1);
     scans.remove(0)
 }
@@ -144,7 +120,7 @@ fn held_positions_that_stay_held_give_nothing() {
     assert_eq!(s.asked, 5, "moves 4 and 8 twice, move 6 once");
     assert!(s.row().is_none());
     // A judge with no score is a fault, named with the move.
-    let s = scan(&spec(FAKE, &["first"]), 1000, None);
+    let s = scan(&spec("judge", FAKE, &["first"]), 1000, None);
     match &s.finding {
         Finding::Fault { at, fault } => assert_eq!((*at, fault.kind.as_str()), (3, "no score")),
         f => panic!("{f:?}"),
@@ -154,7 +130,7 @@ fn held_positions_that_stay_held_give_nothing() {
 #[test]
 fn wuzi_as_judge_finds_the_ignored_three() {
     let wuzi = pbrain_wuzi().to_string_lossy().into_owned();
-    let s = scan(&spec(&wuzi, &[]), 20_000, None);
+    let s = scan(&spec("judge", &wuzi, &[]), 20_000, None);
     match s.finding {
         Finding::Mistake {
             at, better, after, ..

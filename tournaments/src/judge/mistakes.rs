@@ -11,11 +11,9 @@
 
 use super::positions::sgf;
 use super::score::Eval;
-use super::{Fault, Judge};
+use super::{in_order, rule_without_fouls, Fault, Judge};
 use crate::board::{Board, Rule, Side};
 use crate::sgf::SgfGame;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 /// The `C` comment that marks an opening stone (c-gomoku-cli and this runner write it).
 const OPENING: &str = "opening move";
@@ -197,42 +195,17 @@ fn colour(side: Side) -> &'static str {
     }
 }
 
-/// Scans every game, `concurrency` at a time; `done` is called as each finishes (in any
-/// order). The scans come back in the games' order.
+/// Scans every game, `concurrency` at a time; `done(k, scan)` is called as the `k`-th scan
+/// finishes (in any order). The scans come back in the games' order.
 pub fn scan_all(
     judge: &Judge<'_>,
     limits: Thresholds,
     games: &[LostGame],
     concurrency: usize,
-    done: &(dyn Fn(&Scan) + Sync),
+    done: &(dyn Fn(usize, &Scan) + Sync),
 ) -> Result<Vec<Scan>, String> {
-    let rule = Rule::from_bits(judge.rule_bits)?;
-    if rule.renju {
-        return Err("renju is not supported by mistakes (fouls are not checked)".to_string());
-    }
-    let next = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Scan>>> = Mutex::new(vec![None; games.len()]);
-    std::thread::scope(|scope| {
-        for _ in 0..concurrency.clamp(1, games.len().max(1)) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(g) = games.get(i) else {
-                    return;
-                };
-                let s = scan(judge, rule, limits, g);
-                done(&s);
-                if let Ok(mut slots) = slots.lock() {
-                    slots[i] = Some(s);
-                }
-            });
-        }
-    });
-    slots
-        .into_inner()
-        .map_err(|_| "a worker panicked".to_string())?
-        .into_iter()
-        .collect::<Option<Vec<Scan>>>()
-        .ok_or_else(|| "a worker panicked".to_string())
+    let rule = rule_without_fouls(judge.rule_bits, "mistakes")?;
+    in_order(games, concurrency, |g| scan(judge, rule, limits, g), done)
 }
 
 /// Scans one game's moves in order and stops at its decisive mistake.
@@ -248,14 +221,13 @@ pub fn scan(judge: &Judge<'_>, rule: Rule, limits: Thresholds, game: &LostGame) 
         }
         played = at;
         asked += 1;
-        let before = match score(judge, &board, game, at, "before") {
+        let (better, before) = match score(judge, &board, game, at, "before") {
             Ok(found) => found,
             Err(fault) => {
                 finding = Finding::Fault { at, fault };
                 break;
             }
         };
-        let (better, before) = (before.0, before.1);
         if !before.above(limits.hold - 1) || better == game.moves[at] {
             continue;
         }
@@ -359,7 +331,10 @@ pub struct RunInfo<'a> {
 
 /// The positions file's header (comment lines): how it was made and what it holds.
 pub fn header(scans: &[Scan], run: &RunInfo<'_>) -> String {
-    let found = scans.iter().filter(|s| s.row().is_some()).count();
+    let found = scans
+        .iter()
+        .filter(|s| matches!(s.finding, Finding::Mistake { .. }))
+        .count();
     let faults = scans
         .iter()
         .filter(|s| matches!(s.finding, Finding::Fault { .. }))

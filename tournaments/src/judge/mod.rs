@@ -189,46 +189,70 @@ pub fn engine_from_command(name: &str, command: &str) -> Result<EngineSpec, Stri
 
 /// Runs every position and returns the verdicts in file order.
 pub fn run(opts: &Options, positions: &[Position]) -> Result<Vec<Verdict>, String> {
-    let rule = Rule::from_bits(opts.rule_bits)?;
-    if rule.renju {
-        return Err("renju is not supported by judge (fouls are not checked)".to_string());
-    }
+    let rule = rule_without_fouls(opts.rule_bits, "judge")?;
     if let Some(dir) = &opts.log_dir {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let slots: Mutex<Vec<Option<Verdict>>> = Mutex::new(vec![None; positions.len()]);
-    let workers = opts.concurrency.clamp(1, positions.len().max(1));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(p) = positions.get(i) else {
-                    return;
-                };
-                let v = judge_position(opts, rule, p);
-                if opts.progress {
-                    let k = done.fetch_add(1, Ordering::SeqCst) + 1;
-                    eprintln!("[{k}/{}] {}", positions.len(), report::progress_line(&v));
-                }
-                if let Ok(mut s) = slots.lock() {
-                    s[i] = Some(v);
-                }
-            });
-        }
-    });
-    let slots = slots
-        .into_inner()
-        .map_err(|_| "a worker panicked".to_string())?;
-    let mut verdicts = slots
-        .into_iter()
-        .collect::<Option<Vec<Verdict>>>()
-        .ok_or_else(|| "a worker panicked".to_string())?;
+    let mut verdicts = in_order(
+        positions,
+        opts.concurrency,
+        |p| judge_position(opts, rule, p),
+        |k, v| {
+            if opts.progress {
+                eprintln!("[{k}/{}] {}", positions.len(), report::progress_line(v));
+            }
+        },
+    )?;
     for (v, same) in verdicts.iter_mut().zip(positions::same_as(positions)) {
         v.same_as = same;
     }
     Ok(verdicts)
+}
+
+/// The rule of `bits` for `command`, which checks no fouls, so renju is refused.
+pub(crate) fn rule_without_fouls(bits: u32, command: &str) -> Result<Rule, String> {
+    let rule = Rule::from_bits(bits)?;
+    if rule.renju {
+        return Err(format!(
+            "renju is not supported by {command} (fouls are not checked)"
+        ));
+    }
+    Ok(rule)
+}
+
+/// `work` on every item, `concurrency` at a time (each takes seconds: engines start and
+/// think), with the results in the items' order; `done(k, result)` is called as the `k`-th
+/// result finishes (from 1, in the order they finish).
+pub(crate) fn in_order<T: Sync, R: Send>(
+    items: &[T],
+    concurrency: usize,
+    work: impl Fn(&T) -> R + Sync,
+    done: impl Fn(usize, &R) + Sync,
+) -> Result<Vec<R>, String> {
+    let next = AtomicUsize::new(0);
+    let finished = AtomicUsize::new(0);
+    let slots: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..concurrency.clamp(1, items.len().max(1)) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(item) = items.get(i) else {
+                    return;
+                };
+                let r = work(item);
+                done(finished.fetch_add(1, Ordering::SeqCst) + 1, &r);
+                if let Ok(mut slots) = slots.lock() {
+                    slots[i] = Some(r);
+                }
+            });
+        }
+    });
+    slots
+        .into_inner()
+        .map_err(|_| "a worker panicked".to_string())?
+        .into_iter()
+        .collect::<Option<Vec<R>>>()
+        .ok_or_else(|| "a worker panicked".to_string())
 }
 
 /// The whole procedure for one position.

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
+use wuzi_tournament::board::Rule;
 use wuzi_tournament::config::Config;
+use wuzi_tournament::config::EngineSpec;
 use wuzi_tournament::runner::{self, Finished, Options};
 
 pub const FAKE: &str = env!("CARGO_BIN_EXE_fake-engine");
@@ -94,4 +96,33 @@ pub fn pbrain_wuzi() -> &'static Path {
         assert!(path.is_file(), "{}", path.display());
         path
     })
+}
+
+/// The freestyle rule (no exact five, no caro, no renju).
+pub const FREESTYLE: Rule = Rule {
+    exact_five: false,
+    caro: false,
+    renju: false,
+};
+
+/// An engine spec running `command args…` in the temp dir.
+pub fn spec(name: &str, command: &str, args: &[&str]) -> EngineSpec {
+    EngineSpec {
+        name: name.to_string(),
+        command: PathBuf::from(command),
+        args: args.iter().map(|a| a.to_string()).collect(),
+        workdir: std::env::temp_dir(),
+        options: Vec::new(),
+    }
+}
+
+/// A judge that reports a fixed Rapfi-style score (its own view) and then plays the first
+/// empty cell in row-major order (`fake-engine say`).
+pub fn says(score: &str) -> EngineSpec {
+    let line = format!("Speed 1K | Depth 9-3 | Eval {score} | Node 1K | Time 1ms");
+    spec(
+        "judge",
+        FAKE,
+        &["say", "Depth 2-2 | Eval 15 | Time 0ms | J10", &line],
+    )
 }
