@@ -72,8 +72,13 @@ pub struct RawSprt {
     model: Model,
     #[serde(default = "default_max_games")]
     max_games: usize,
+    #[serde(default = "default_correct_repeats")]
+    correct_repeats: bool,
 }
 
+fn default_correct_repeats() -> bool {
+    true
+}
 fn default_error() -> f64 {
     0.05
 }
@@ -99,6 +104,9 @@ pub struct Spec {
     pub model: Model,
     /// Games at which the test stops undecided (even: whole pairs).
     pub max_games: usize,
+    /// When pairs repeat openings, decide on the LLR divided by the measured design effect
+    /// (`Tracker::decision_llr`) rather than on the LLR itself.
+    pub correct_repeats: bool,
 }
 
 impl Spec {
@@ -130,6 +138,7 @@ impl Spec {
             beta: raw.beta,
             model: raw.model,
             max_games: raw.max_games + raw.max_games % 2,
+            correct_repeats: raw.correct_repeats,
         })
     }
 
@@ -337,9 +346,15 @@ impl Tracker {
             return None;
         };
         self.open.remove(&pair);
-        self.penta[((x + y) * 2.0).round() as usize] += 1;
-        self.by_opening.entry(r.opening).or_default().push(x + y);
-        let llr = llr(&self.penta, &self.spec);
+        Some(self.add_pair(r.opening, x + y))
+    }
+
+    /// Counts a finished pair of `points` for A on `opening`, decides if it can, and
+    /// returns the progress line.
+    fn add_pair(&mut self, opening: usize, points: f64) -> String {
+        self.penta[(points * 2.0).round() as usize] += 1;
+        self.by_opening.entry(opening).or_default().push(points);
+        let llr = self.decision_llr();
         let (lower, upper) = self.spec.bounds();
         let pairs: u32 = self.penta.iter().sum();
         if llr >= upper {
@@ -349,12 +364,32 @@ impl Tracker {
         } else if 2 * pairs as usize >= self.spec.max_games {
             self.decision = Some((Decision::MaxGames, llr));
         }
-        Some(self.line())
+        self.line()
     }
 
-    /// The LLR over the finished pairs.
+    /// The LLR over the finished pairs, as if every pair were independent.
     pub fn llr(&self) -> f64 {
         llr(&self.penta, &self.spec)
+    }
+
+    /// The measured correlation and design effect of the pairs by opening (`design_effect`):
+    /// `None` while every opening has at most one pair, or all pairs share one opening.
+    pub fn repeats(&self) -> Option<(f64, f64)> {
+        let groups: Vec<&[f64]> = self.by_opening.values().map(Vec::as_slice).collect();
+        design_effect(&groups)
+    }
+
+    /// What the test decides on: the LLR divided by the design effect when pairs repeat
+    /// openings and the spec corrects for it (the evidence of N correlated pairs is that
+    /// of N / design effect independent ones, and the LLR grows in proportion to it), the
+    /// plain LLR otherwise. The effect is never below 1, so the correction only ever asks
+    /// for more games.
+    pub fn decision_llr(&self) -> f64 {
+        let deff = match self.repeats() {
+            Some((_, deff)) if self.spec.correct_repeats => deff,
+            _ => 1.0,
+        };
+        self.llr() / deff
     }
 
     /// `sprt  A vs B  games 24  penta [1 2 5 3 1]  Elo +12 ± 40  nElo +15 ± 49  LLR 0.52
@@ -386,10 +421,14 @@ impl Tracker {
         }
         let llr = self
             .decision
-            .map_or_else(|| self.llr(), |(_, at_decision)| at_decision);
+            .map_or_else(|| self.decision_llr(), |(_, at_decision)| at_decision);
+        let _ = write!(s, "  LLR {llr:.2}");
+        if let Some((_, deff)) = self.repeats().filter(|_| self.spec.correct_repeats) {
+            let _ = write!(s, " (raw {:.2} / design effect {deff:.2})", self.llr());
+        }
         let _ = write!(
             s,
-            "  LLR {llr:.2} ({lower:.2}, {upper:.2}) [{}, {}] {:?}",
+            " ({lower:.2}, {upper:.2}) [{}, {}] {:?}",
             self.spec.elo0, self.spec.elo1, self.spec.model
         );
         match self.decision {
@@ -417,18 +456,32 @@ impl Tracker {
             self.openings,
             if self.openings == 1 { "" } else { "s" }
         )];
-        let groups: Vec<&[f64]> = self.by_opening.values().map(Vec::as_slice).collect();
-        if let Some((rho, deff)) = design_effect(&groups) {
-            note.push(format!(
-                "Here the pair scores correlate within an opening by ρ = {rho:.2} (one-way \
-                 intraclass correlation, 0 when negative), a design effect of {deff:.2}: the \
-                 evidence is about that of {:.0} independent pairs, LLR ≈ {:.2} rather than \
-                 {:.2}, and the ± margins {:.2} times as wide.",
-                f64::from(pairs) / deff,
-                self.llr() / deff,
-                self.llr(),
-                deff.sqrt()
-            ));
+        match self.repeats() {
+            Some((rho, deff)) => {
+                note.push(format!(
+                    "Here the pair scores correlate within an opening by ρ = {rho:.2} (one-way \
+                     intraclass correlation, 0 when negative), a design effect of {deff:.2}: \
+                     the evidence is about that of {:.0} independent pairs, LLR ≈ {:.2} rather \
+                     than {:.2}, and the ± margins {:.2} times as wide.",
+                    f64::from(pairs) / deff,
+                    self.llr() / deff,
+                    self.llr(),
+                    deff.sqrt()
+                ));
+                note.push(if self.spec.correct_repeats {
+                    "The test decides on the corrected LLR (`correct_repeats`, on by default)."
+                        .to_string()
+                } else {
+                    "The test decides on the uncorrected LLR (`correct_repeats = false`)."
+                        .to_string()
+                });
+            }
+            None if self.by_opening.len() < 2 => note.push(
+                "With a single opening the correlation cannot be measured, and the test \
+                 decides on the uncorrected LLR."
+                    .to_string(),
+            ),
+            None => {}
         }
         note
     }
@@ -472,6 +525,7 @@ mod tests {
             beta: 0.05,
             model,
             max_games: 1000,
+            correct_repeats: true,
         }
     }
 
@@ -509,6 +563,87 @@ mod tests {
         // One opening, or one pair an opening: nothing to estimate.
         assert_eq!(design_effect(&[&[1.0, 2.0, 0.0]]), None);
         assert_eq!(design_effect(&[&[1.0], &[2.0]]), None);
+    }
+
+    /// A tracker over `openings` openings fed `pairs` (opening, A's points) in order.
+    fn tracker(spec: Spec, openings: usize, pairs: &[(usize, f64)]) -> Tracker {
+        let mut t = Tracker {
+            spec,
+            a: "A".into(),
+            b: "B".into(),
+            open: Default::default(),
+            penta: [0; 5],
+            games: 0,
+            decision: None,
+            openings,
+            by_opening: Default::default(),
+        };
+        for &(opening, points) in pairs {
+            if t.decision.is_none() {
+                t.add_pair(opening, points);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn repeated_openings_ask_for_more_evidence() {
+        // Ten openings, each replayed pair after pair to the same result: seven always won
+        // 2-0 by A, three always split. Uncorrected, a few dozen pairs decide H1; but every
+        // opening's pairs are the same game, so the evidence is that of ten pairs.
+        let stream: Vec<(usize, f64)> = (0..400)
+            .map(|k| (k % 10, if k % 10 < 7 { 2.0 } else { 1.0 }))
+            .collect();
+        let normalized = Spec {
+            max_games: 800,
+            ..spec(0.0, 20.0, Model::Normalized)
+        };
+        let raw = tracker(
+            Spec {
+                correct_repeats: false,
+                ..normalized
+            },
+            10,
+            &stream,
+        );
+        let (decision, at) = raw.decision.unwrap_or_else(|| panic!("{}", raw.line()));
+        assert_eq!(decision, Decision::H1, "{}", raw.line());
+        assert!(
+            (at - raw.llr()).abs() < 1e-12 && at >= 2.944,
+            "{}",
+            raw.line()
+        );
+        let raw_pairs: u32 = raw.penta.iter().sum();
+        assert!(raw.line().contains("H1 accepted") && !raw.line().contains("design effect"));
+
+        // Corrected: ρ = 1, so the design effect is the pairs per opening, and LLR / (pairs
+        // / 10) stays near ten pairs' worth (about 1.2 here) however many pairs are played:
+        // the test runs to max_games without a decision.
+        let corrected = tracker(normalized, 10, &stream);
+        let (rho, deff) = corrected.repeats().unwrap_or_else(|| panic!("no repeats"));
+        assert!((rho - 1.0).abs() < 1e-9, "{rho}");
+        assert!((deff - 40.0).abs() < 1e-9, "{deff}");
+        assert_eq!(corrected.decision.map(|d| d.0), Some(Decision::MaxGames));
+        assert!((corrected.decision_llr() - corrected.llr() / 40.0).abs() < 1e-12);
+        assert!(corrected.llr() > 2.944 * 10.0, "{}", corrected.llr());
+        assert!(
+            corrected.line().contains("design effect 40.00"),
+            "{}",
+            corrected.line()
+        );
+        assert!(raw_pairs < 400);
+        let note = corrected.repeat_note().join("\n");
+        assert!(note.contains("decides on the corrected LLR"), "{note}");
+
+        // Pairs that do not repeat their opening are left as they are: one opening each.
+        let fresh: Vec<(usize, f64)> = stream
+            .iter()
+            .enumerate()
+            .map(|(k, &(_, p))| (k, p))
+            .collect();
+        let independent = tracker(normalized, 400, &fresh);
+        assert_eq!(independent.repeats(), None);
+        assert_eq!(independent.decision, raw.decision);
     }
 
     #[test]
@@ -612,6 +747,7 @@ mod tests {
             beta: 0.05,
             model: Model::Normalized,
             max_games: 100,
+            correct_repeats: true,
         };
         assert!(Spec::from_raw(&raw(0.0, 5.0, 0.05), 2).is_ok());
         assert!(Spec::from_raw(&raw(0.0, 5.0, 0.05), 3).is_err());
