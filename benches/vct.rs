@@ -13,12 +13,13 @@
 use std::time::Instant;
 use wuzi::bench::{parse_moves, parse_tactics};
 use wuzi::budget::Budget;
+use wuzi::search::SAFETY_VCT_DEPTH;
 use wuzi::threat::ThreatSearch;
 use wuzi::tt::TranspositionTable;
 use wuzi::{Board, Pos, Rule};
 
-/// The safety net's VCT depth (`SAFETY_VCT_DEPTH` in `src/search/iterate.rs`) and the node cap.
-const DEPTH: i32 = 12;
+/// The safety net's VCT depth, and the node cap.
+const DEPTH: i32 = SAFETY_VCT_DEPTH;
 const NODES: u64 = 3_000_000;
 /// Balanced openings tried for the "no win" rows.
 const OPENINGS: usize = 8;

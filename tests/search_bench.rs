@@ -88,7 +88,8 @@ fn search_params_reach_the_search() {
 }
 
 /// The late-move reduction's extra numbers (off by default) each change the tree: a move
-/// far from the last two moves, a move's history, and an expected cut node; and so do the
+/// far from the last two moves, a move's history, and an expected cut node; so does a cap
+/// on the late-move count; and so do the
 /// weights of the evaluation's parts (shape material, threat state, the parent's share).
 #[test]
 #[cfg_attr(
@@ -102,6 +103,7 @@ fn late_move_reduction_and_evaluation_numbers_reach_the_search() {
         ("lmr_far", 8),
         ("lmr_history", 8),
         ("lmr_cut", 4),
+        ("lmp_cap", 16),
         ("eval_shapes", 75),
         ("eval_threat", 140),
         ("eval_parent", 30),

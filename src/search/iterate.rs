@@ -10,8 +10,9 @@ use std::time::Instant;
 
 /// Root moves re-checked against an opponent VCT at most this many times per move.
 const SAFETY_TRIES: usize = 6;
-/// Attacker moves of the opponent's VCT the safety net looks for.
-const SAFETY_VCT_DEPTH: i32 = 12;
+/// Attacker moves of the opponent's VCT the safety net looks for (`benches/vct.rs` measures
+/// the VCT at this depth).
+pub const SAFETY_VCT_DEPTH: i32 = 12;
 
 /// The alpha-beta sees a few plies; an opponent's VCT can be much longer. Before playing,
 /// check that the chosen move does not leave the opponent a VCT; if it does, exclude it

@@ -23,6 +23,7 @@ mod params;
 mod pvs;
 mod selectivity;
 
+pub use iterate::SAFETY_VCT_DEPTH;
 pub use params::{ParamsError, SearchParams};
 pub use pvs::{Search, CUT_PLACES, MAX_PLY};
 

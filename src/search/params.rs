@@ -25,6 +25,8 @@ pub struct SearchParams {
     pub lmp_base: i32,
     /// See `lmp_base`.
     pub lmp_quad: i32,
+    /// Most moves late-move pruning keeps at any depth (0: no cap, the count grows with d²).
+    pub lmp_cap: i32,
     /// Aspiration window half-width of each iteration's first try.
     pub aspiration: Score,
     /// Reverse futility margin per ply.
@@ -74,6 +76,7 @@ impl SearchParams {
         history_cap: 300,
         lmp_base: 3,
         lmp_quad: 8,
+        lmp_cap: 0,
         aspiration: ASPIRATION,
         futility_per_ply: FUTILITY_PER_PLY,
         far_recent2: 100,
@@ -100,6 +103,7 @@ impl SearchParams {
                 "history_cap",
                 "lmp_base",
                 "lmp_quad",
+                "lmp_cap",
                 "aspiration",
                 "futility_per_ply",
                 "far_recent2",
@@ -137,6 +141,7 @@ impl SearchParams {
             "history_cap" => &mut self.history_cap,
             "lmp_base" => &mut self.lmp_base,
             "lmp_quad" => &mut self.lmp_quad,
+            "lmp_cap" => &mut self.lmp_cap,
             "aspiration" => &mut self.aspiration,
             "futility_per_ply" => &mut self.futility_per_ply,
             "far_recent2" => &mut self.far_recent2,
@@ -164,6 +169,7 @@ impl SearchParams {
         match name {
             "lmp_base" => (1, 20),
             "lmp_quad" => (1, 64),
+            "lmp_cap" => (0, 400),
             "aspiration" | "futility_per_ply" => (5, 1000),
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),

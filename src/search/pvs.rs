@@ -371,7 +371,10 @@ impl<'a> Search<'a> {
                 // Late-move pruning: the ordering put the useful moves first. (3 + d² moves
                 // by default; 3 + 2d² before an SPRT at 200 ms, +38 ± 27 Elo over 628 games.)
                 let d = plies(depth);
-                let keep = self.params.lmp_base + self.params.lmp_quad * d * d / 8;
+                let mut keep = self.params.lmp_base + self.params.lmp_quad * d * d / 8;
+                if self.params.lmp_cap > 0 {
+                    keep = keep.min(self.params.lmp_cap);
+                }
                 if i >= keep as usize {
                     break;
                 }
