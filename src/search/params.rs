@@ -64,6 +64,11 @@ impl fmt::Display for ParamsError {
 
 impl std::error::Error for ParamsError {}
 
+/// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
+/// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
+/// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
+pub const SWITCHES: [&str; 1] = ["lmp_cap"];
+
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
 const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;

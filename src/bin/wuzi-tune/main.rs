@@ -351,6 +351,9 @@ fn spsa(a: &SpsaArgs) -> Result<(), String> {
         start: start_params,
         names: if a.only.is_empty() {
             SearchParams::names()
+                .into_iter()
+                .filter(|n| !wuzi::search::SWITCHES.contains(&n.as_str()))
+                .collect()
         } else {
             a.only.clone()
         },
