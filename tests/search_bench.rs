@@ -88,9 +88,9 @@ fn search_params_reach_the_search() {
 }
 
 /// The late-move reduction's extra numbers (off by default) each change the tree: a move
-/// far from the last two moves, a move's history, and an expected cut node; so does a cap
-/// on the late-move count; and so do the
-/// weights of the evaluation's parts (shape material, threat state, the parent's share).
+/// far from the last two moves, a move's history, and an expected cut node; so do a cap on
+/// the late-move count and the weights of the evaluation's parts (shape material, threat
+/// state, the parent's share).
 #[test]
 #[cfg_attr(
     debug_assertions,

@@ -385,11 +385,15 @@ impl Tracker {
     /// plain LLR otherwise. The effect is never below 1, so the correction only ever asks
     /// for more games.
     pub fn decision_llr(&self) -> f64 {
-        let deff = match self.repeats() {
-            Some((_, deff)) if self.spec.correct_repeats => deff,
-            _ => 1.0,
-        };
-        self.llr() / deff
+        self.llr() / self.applied_design_effect().unwrap_or(1.0)
+    }
+
+    /// The design effect the decision divides the LLR by: the measured one when pairs
+    /// repeat openings and the spec corrects for it, `None` otherwise.
+    fn applied_design_effect(&self) -> Option<f64> {
+        self.repeats()
+            .filter(|_| self.spec.correct_repeats)
+            .map(|(_, deff)| deff)
     }
 
     /// `sprt  A vs B  games 24  penta [1 2 5 3 1]  Elo +12 ± 40  nElo +15 ± 49  LLR 0.52
@@ -419,12 +423,14 @@ impl Tracker {
                 nem
             );
         }
+        let raw = self.llr();
+        let deff = self.applied_design_effect();
         let llr = self
             .decision
-            .map_or_else(|| self.decision_llr(), |(_, at_decision)| at_decision);
+            .map_or_else(|| raw / deff.unwrap_or(1.0), |(_, at_decision)| at_decision);
         let _ = write!(s, "  LLR {llr:.2}");
-        if let Some((_, deff)) = self.repeats().filter(|_| self.spec.correct_repeats) {
-            let _ = write!(s, " (raw {:.2} / design effect {deff:.2})", self.llr());
+        if let Some(deff) = deff {
+            let _ = write!(s, " (raw {raw:.2} / design effect {deff:.2})");
         }
         let _ = write!(
             s,
