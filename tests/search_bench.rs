@@ -89,8 +89,8 @@ fn search_params_reach_the_search() {
 
 /// The late-move reduction's extra numbers (off by default) each change the tree: a move
 /// far from the last two moves, a move's history, and an expected cut node; so do a cap on
-/// the late-move count and the weights of the evaluation's parts (shape material, threat
-/// state, the parent's share).
+/// the late-move count, the singular extension (off, or with another margin) and the
+/// weights of the evaluation's parts (shape material, threat state, the parent's share).
 #[test]
 #[cfg_attr(
     debug_assertions,
@@ -104,6 +104,8 @@ fn late_move_reduction_and_evaluation_numbers_reach_the_search() {
         ("lmr_history", 8),
         ("lmr_cut", 4),
         ("lmp_cap", 16),
+        ("se_depth", 0),
+        ("se_margin", 20),
         ("eval_shapes", 75),
         ("eval_threat", 140),
         ("eval_parent", 30),

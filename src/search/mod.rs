@@ -5,8 +5,9 @@
 //! - `iterate`: iterative deepening with aspiration windows, and the safety net that
 //!   re-checks the chosen move against an opponent VCT;
 //! - `pvs`: the principal-variation search in stages;
-//! - `selectivity`: the reductions by node kind and threat class, and the defence-node
-//!   answers skipped near the horizon;
+//! - `selectivity`: the forced replies that cost no depth, the reductions by node kind and
+//!   threat class, the defence-node answers skipped near the horizon, and the singular
+//!   extension's test;
 //! - `ordering`: move keys and the best-first picker;
 //! - `params`: the tunable numbers ([`SearchParams`]) each search copies;
 //! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),

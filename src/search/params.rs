@@ -47,6 +47,13 @@ pub struct SearchParams {
     /// Extra late-move reduction, in quarter plies, of a reducible move other than the
     /// killers at an expected cut node (0: off).
     pub lmr_cut: i32,
+    /// Singular extension from this many plies of remaining depth (0: off): the table move
+    /// of a quiet node is searched a ply deeper when no other move comes near its score
+    /// (SPRT at 1 s a move, against the search without it: see the README).
+    pub se_depth: i32,
+    /// Margin per ply below the table score that the other moves must stay under for the
+    /// table move to count as singular.
+    pub se_margin: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).
     pub eval: EvalMix,
@@ -67,7 +74,7 @@ impl std::error::Error for ParamsError {}
 /// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
 /// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
-pub const SWITCHES: [&str; 1] = ["lmp_cap"];
+pub const SWITCHES: [&str; 2] = ["lmp_cap", "se_depth"];
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
@@ -90,6 +97,8 @@ impl SearchParams {
         lmr_far_distance: 3,
         lmr_history: 0,
         lmr_cut: 0,
+        se_depth: 6,
+        se_margin: 10,
         eval: EvalMix::PLAIN,
     };
 
@@ -117,6 +126,8 @@ impl SearchParams {
                 "lmr_far_distance",
                 "lmr_history",
                 "lmr_cut",
+                "se_depth",
+                "se_margin",
                 "eval_shapes",
                 "eval_threat",
                 "eval_parent",
@@ -155,6 +166,8 @@ impl SearchParams {
             "lmr_far_distance" => &mut self.lmr_far_distance,
             "lmr_history" => &mut self.lmr_history,
             "lmr_cut" => &mut self.lmr_cut,
+            "se_depth" => &mut self.se_depth,
+            "se_margin" => &mut self.se_margin,
             "eval_shapes" => &mut self.eval.shapes,
             "eval_threat" => &mut self.eval.threat,
             "eval_parent" => &mut self.eval.parent,
@@ -181,6 +194,8 @@ impl SearchParams {
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),
+            "se_depth" => (0, 40),
+            "se_margin" => (0, 1000),
             "eval_shapes" | "eval_threat" => (0, 400),
             "eval_parent" => (0, 100),
             _ => (0, 100_000),

@@ -1,12 +1,12 @@
 //! Principal-variation search over the shared table, in stages that each read on one
 //! screen: node entry (budget, mate-distance bounds, forced outcomes), depth adjustment
 //! (forced replies cost no depth), the table, the two-ply mean evaluation, reverse
-//! futility, move generation, the move loop with late-move pruning and reductions, and
-//! the store. VCF is the quiescence.
+//! futility, the singular test, move generation, the move loop with late-move pruning,
+//! reductions and the singular extension, and the store. VCF is the quiescence.
 
 use super::ordering::MovePicker;
 use super::params::SearchParams;
-use super::selectivity::{is_counter_four, plies, reduction, PLY};
+use super::selectivity::{is_counter_four, plies, reduction, without_move, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
@@ -29,14 +29,14 @@ pub struct Search<'a> {
     /// The tunable numbers this search reads (ordering weights, margins).
     pub(super) params: SearchParams,
     tt: &'a mut TranspositionTable,
-    budget: Budget,
+    pub(super) budget: Budget,
     pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
     pub(super) history: Box<[[i32; NUM_CELLS]; 2]>,
     seldepth: i32,
-    pv: Vec<Vec<Pos>>,
+    pub(super) pv: Vec<Vec<Pos>>,
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
     excluded: Vec<Pos>,
-    root_depth: i32,
+    pub(super) root_depth: i32,
     /// The shape material (evaluation less threat state) of each ply of the current line,
     /// for the two-ply mean.
     evals: [Score; MAX_PLY + 2],
@@ -46,6 +46,9 @@ pub struct Search<'a> {
     /// Whether the move played at each ply of the current line was a counter-four
     /// (`is_counter_four`), for `skips_counter_four`.
     pub(super) counter_four: [bool; MAX_PLY + 2],
+    /// The move each ply's node leaves out while it tests whether its table move is
+    /// singular (`Pos::NONE`: none).
+    pub(super) excluded_at: [Pos; MAX_PLY + 2],
 }
 
 /// What a node's entry found: a score to return at once, or the node's kind to search on.
@@ -77,6 +80,7 @@ impl<'a> Search<'a> {
             evals: [0; MAX_PLY + 2],
             cut_by_place: [0; CUT_PLACES],
             counter_four: [false; MAX_PLY + 2],
+            excluded_at: [Pos::NONE; MAX_PLY + 2],
         }
     }
 
@@ -154,7 +158,7 @@ impl<'a> Search<'a> {
     /// The alpha-beta at one node. `cut`: an expected cut node (a null-window child of a
     /// PV or all node, as the PVS order predicts), where late quiet moves other than the
     /// killers may be reduced more (`lmr_cut`).
-    fn pvs(
+    pub(super) fn pvs(
         &mut self,
         alpha: Score,
         beta: Score,
@@ -179,7 +183,12 @@ impl<'a> Search<'a> {
             return self.quiesce(beta, ply);
         }
 
-        let key = self.board.key();
+        let excluded = self.excluded_at[up];
+        let key = if excluded.is_some() {
+            without_move(self.board.key(), excluded)
+        } else {
+            self.board.key()
+        };
         let hit = self.tt.probe(key, ply);
         let tt_move = hit.map_or(Pos::NONE, |n| n.best_move);
         if let Some(score) = hit.and_then(|n| n.cutoff(depth, alpha, beta)) {
@@ -193,6 +202,7 @@ impl<'a> Search<'a> {
         // Reverse futility: far above beta in a quiet node at low depth.
         if !is_pv
             && kind == NodeKind::Quiet
+            && !excluded.is_some()
             && depth <= FUTILITY_DEPTH
             && beta.abs() < WIN_BOUND
             && static_eval - self.params.futility_per_ply * depth / PLY >= beta
@@ -200,16 +210,29 @@ impl<'a> Search<'a> {
             return static_eval;
         }
 
+        let mut extend = Pos::NONE;
+        if let Some(n) = hit.filter(|n| self.singular_candidate(kind, n, depth, ply)) {
+            match self.singular(&n, beta, depth, ply, cut) {
+                Ok(m) => extend = m,
+                Err(score) => return score,
+            }
+        }
+
         let picker = self.generate(kind, defence_moves, tt_move, ply);
         if picker.is_empty() {
             return static_eval;
         }
         let window = (alpha, beta);
-        let (best, best_move) = match self.move_loop(picker, kind, window, depth, ply, is_pv, cut) {
+        let found = self.move_loop(picker, kind, window, depth, ply, is_pv, cut, extend);
+        let (best, best_move) = match found {
             Ok(found) => found,
             // Out of budget: the score is a bound of unknown quality, not worth storing.
             Err(partial) => return partial,
         };
+        if best == -INF {
+            // Only the excluded move was left: the other moves hold nothing.
+            return alpha;
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha {
@@ -283,28 +306,6 @@ impl<'a> Search<'a> {
         Entry::Search(kind)
     }
 
-    /// Forced replies cost no depth: blocking a five always; answering an open three when
-    /// there are only a few answers (within twice the root depth, so threat chains end),
-    /// and at the horizon an open three is never left unanswered.
-    fn adjusted_depth(
-        &self,
-        kind: NodeKind,
-        depth: i32,
-        ply: i32,
-        defence_moves: Option<&MoveList>,
-    ) -> i32 {
-        let mut depth = depth;
-        if matches!(kind, NodeKind::BlockFive(_)) {
-            depth += PLY;
-        }
-        if let Some(d) = defence_moves {
-            if (d.len() <= 4 && ply < 2 * self.root_depth) || (depth <= 0 && ply < 48) {
-                depth = depth.max(0) + PLY;
-            }
-        }
-        depth
-    }
-
     /// The moves of a node of `kind`, in a picker.
     fn generate(
         &self,
@@ -355,6 +356,7 @@ impl<'a> Search<'a> {
         ply: i32,
         is_pv: bool,
         cut: bool,
+        extend: Pos,
     ) -> Result<(Score, Pos), Score> {
         let up = ply as usize;
         let me = self.board.side_to_move();
@@ -364,7 +366,11 @@ impl<'a> Search<'a> {
         let mut best_move = picker.first_generated();
         // Whether a move of this quiet node has raised alpha (see `reduction`).
         let mut raised = false;
+        let excluded = self.excluded_at[up];
         while let Some((i, m)) = picker.next() {
+            if m == excluded {
+                continue;
+            }
             let own_class = self.board.p4(m, me);
             let opp_class = self.board.p4(m, opp);
             if quiet_node && ply > 0 && i > 0 && best > -WIN_BOUND {
@@ -395,7 +401,8 @@ impl<'a> Search<'a> {
             }
             self.tt.prefetch(self.board.key_after(m));
             self.board.play(m);
-            let score = self.search_move(i, r, (alpha, beta), depth, ply, is_pv, cut);
+            let d = if m == extend { depth + PLY } else { depth };
+            let score = self.search_move(i, r, (alpha, beta), d, ply, is_pv, cut);
             self.board.undo().ok();
             if self.budget.stopped() {
                 return Err(best.max(alpha));

@@ -1,17 +1,19 @@
-//! How selective the alpha-beta is: by how much a move is searched shallower first
-//! (late-move reductions by node kind and threat class, adjusted by the search numbers'
-//! distance, history and cut-node terms, off by default) and which counter-fours of a
-//! defence node are not worth searching (distractions near the horizon, and a chain's
-//! counter-fours away from its previous one). The move loop in `pvs` applies them; the
-//! late-move pruning count and the "builds and blocks nothing" skip stay there, beside the
-//! loop state they read.
+//! How selective the alpha-beta is: which forced replies cost no depth, by how much a move
+//! is searched shallower first (late-move reductions by node kind and threat class, adjusted
+//! by the search numbers' distance, history and cut-node terms, off by default), which
+//! counter-fours of a defence node are not worth searching (distractions near the horizon,
+//! and a chain's counter-fours away from its previous one), and which table move is
+//! singular enough to be searched a ply deeper (the test, its candidates and its table
+//! key). The node and the move loop in `pvs` apply them; the late-move pruning count and
+//! the "builds and blocks nothing" skip stay in the loop, beside the state they read.
 
 use super::pvs::Search;
-use crate::board::Board;
+use crate::board::{Board, MoveList, MultiKey};
 use crate::eval::pattern::Pattern4;
 use crate::eval::weights::LMR_DIVISOR;
 use crate::threat::NodeKind;
-use crate::types::{Pos, ONE_PLY};
+use crate::tt::{BoardNode, Bound};
+use crate::types::{Pos, Score, ONE_PLY, WIN_BOUND};
 
 /// One ply of remaining depth (`types::ONE_PLY`): inside the search depth counts quarter
 /// plies, so an extension or a reduction can be a fraction of a ply.
@@ -104,7 +106,42 @@ fn far_from_last_two(board: &Board, m: Pos, distance: usize) -> bool {
         .all(|r| r.is_none_or(|r| r.distance(m) > distance))
 }
 
+/// Mixed into the key of a node searched without one move, so that its table entry never
+/// poses as the full node's (Rapfi's excluded move XOR-ed into the key).
+#[inline]
+pub(super) fn without_move(key: MultiKey, m: Pos) -> MultiKey {
+    let cell = m.0 as u64 + 1;
+    key.with(MultiKey {
+        hash: 0x53E5_7C1D_4A9B_0F27 ^ cell.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        check: 0x2C6B_81D3_F05A_9E41 ^ cell.wrapping_mul(0xC2B2_AE3D_27D4_EB4F),
+    })
+}
+
 impl Search<'_> {
+    /// Whether the table's entry `n` of this node is worth a singular test: a quiet node
+    /// below the root, deep enough, not itself a test, whose entry has a move and a lower or
+    /// exact bound from nearly as deep, away from mate scores; and not so deep in the line
+    /// that extensions could run away.
+    pub(super) fn singular_candidate(
+        &self,
+        kind: NodeKind,
+        n: &BoardNode,
+        depth: i32,
+        ply: i32,
+    ) -> bool {
+        let se = self.params.se_depth;
+        se > 0
+            && ply > 0
+            && kind == NodeKind::Quiet
+            && depth >= se * PLY
+            && ply < 2 * self.root_depth
+            && !self.excluded_at[ply as usize].is_some()
+            && n.best_move.is_some()
+            && n.bound != Bound::Upper
+            && n.depth >= depth - 3 * PLY
+            && n.score.abs() < WIN_BOUND
+    }
+
     /// Whether the counter-four `m` of a defence node `up` plies from the root, at `depth`,
     /// is skipped; the caller asks only at a non-PV node once an answer holds.
     ///
@@ -129,6 +166,59 @@ impl Search<'_> {
                 .board
                 .recent_move(1)
                 .is_some_and(|previous| !previous.near_square2_line4(m))
+    }
+
+    /// The singular test of the table entry `n` at a node of window (·, `beta`): the other
+    /// moves are searched at half depth, with the table move left out (`excluded_at`),
+    /// against the table score less `se_margin` a ply. `Ok` with the table move when none
+    /// reaches that bound (it is the only good move: extend it), `Ok(Pos::NONE)` when some
+    /// do, and `Err` with a score to return at once: several moves cut (the lowered bound
+    /// already beats beta), or the budget ran out (Rapfi's, SEARCH.md §4 item 9).
+    pub(super) fn singular(
+        &mut self,
+        n: &BoardNode,
+        beta: Score,
+        depth: i32,
+        ply: i32,
+        cut: bool,
+    ) -> Result<Pos, Score> {
+        let up = ply as usize;
+        let s_beta = n.score - self.params.se_margin * depth / PLY;
+        self.excluded_at[up] = n.best_move;
+        let s = self.pvs(s_beta - 1, s_beta, (depth - PLY) / 2, ply, false, cut);
+        self.excluded_at[up] = Pos::NONE;
+        self.pv[up].clear();
+        if self.budget.stopped() {
+            Err(s)
+        } else if s < s_beta {
+            Ok(n.best_move)
+        } else if s_beta >= beta {
+            Err(s_beta)
+        } else {
+            Ok(Pos::NONE)
+        }
+    }
+
+    /// Forced replies cost no depth: blocking a five always; answering an open three when
+    /// there are only a few answers (within twice the root depth, so threat chains end),
+    /// and at the horizon an open three is never left unanswered.
+    pub(super) fn adjusted_depth(
+        &self,
+        kind: NodeKind,
+        depth: i32,
+        ply: i32,
+        defence_moves: Option<&MoveList>,
+    ) -> i32 {
+        let mut depth = depth;
+        if matches!(kind, NodeKind::BlockFive(_)) {
+            depth += PLY;
+        }
+        if let Some(d) = defence_moves {
+            if (d.len() <= 4 && ply < 2 * self.root_depth) || (depth <= 0 && ply < 48) {
+                depth = depth.max(0) + PLY;
+            }
+        }
+        depth
     }
 
     /// The reduction `r` (> 0) of the quiet move `m` at `depth`, `up` plies from the root,
@@ -212,5 +302,84 @@ mod tests {
             assert!(!s.skips_counter_four(Pos::new(13, 15), DISTRACT_DEPTH, 2));
             assert!(!s.skips_counter_four(Pos::new(6, 6), DISTRACT_DEPTH, 2));
         });
+    }
+
+    #[test]
+    fn a_node_without_a_move_has_a_key_of_its_own() {
+        let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
+        board.play(Pos::new(10, 10));
+        let key = board.key();
+        let cells = [
+            Pos::new(0, 0),
+            Pos::new(9, 9),
+            Pos::new(11, 10),
+            Pos::new(19, 19),
+        ];
+        let keys: Vec<MultiKey> = cells.iter().map(|&m| without_move(key, m)).collect();
+        for (i, k) in keys.iter().enumerate() {
+            assert_ne!(*k, key, "{:?} left out poses as the full node", cells[i]);
+            assert_eq!(*k, without_move(key, cells[i]), "not repeatable");
+            // Both words change, so neither the slot nor the check can match the full node.
+            assert_ne!(k.hash, key.hash);
+            assert_ne!(k.check, key.check);
+            for other in &keys[i + 1..] {
+                assert_ne!(k, other, "two excluded moves share a key");
+            }
+        }
+        // Not the same as the position after the move either.
+        assert_ne!(without_move(key, cells[1]), board.key_after(cells[1]));
+    }
+
+    #[test]
+    fn only_a_deep_quiet_node_with_a_good_table_move_is_tested_for_singularity() {
+        let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
+        board.play(Pos::new(10, 10));
+        board.play(Pos::new(11, 11));
+        let mut tt = TranspositionTable::with_bytes(0);
+        let params = SearchParams {
+            se_depth: 6,
+            ..SearchParams::DEFAULT
+        };
+        let mut search = Search::new(&mut board, &mut tt, Budget::new(1, None), params);
+        search.root_depth = 10;
+        let entry = BoardNode {
+            score: 50,
+            depth: 7 * PLY,
+            best_move: Pos::new(12, 12),
+            bound: Bound::Lower,
+        };
+        let quiet = NodeKind::Quiet;
+        let depth = 8 * PLY;
+        assert!(search.singular_candidate(quiet, &entry, depth, 3));
+        // Not at the root, nor too shallow, nor so deep in the line that it could run away.
+        assert!(!search.singular_candidate(quiet, &entry, depth, 0));
+        assert!(!search.singular_candidate(quiet, &entry, 5 * PLY, 3));
+        assert!(!search.singular_candidate(quiet, &entry, depth, 20));
+        // Only quiet nodes: defence nodes have their own rules.
+        assert!(!search.singular_candidate(NodeKind::Defend, &entry, depth, 3));
+        // The entry must hold a move, a bound that is not only an upper one, from nearly as
+        // deep, and a score that is not a proven result.
+        let changed = |f: fn(&mut BoardNode)| {
+            let mut e = entry;
+            f(&mut e);
+            e
+        };
+        for e in [
+            changed(|e| e.best_move = Pos::NONE),
+            changed(|e| e.bound = Bound::Upper),
+            changed(|e| e.depth = 4 * PLY),
+            changed(|e| e.score = WIN_BOUND),
+            changed(|e| e.score = -WIN_BOUND),
+        ] {
+            assert!(!search.singular_candidate(quiet, &e, depth, 3), "{e:?}");
+        }
+        assert!(search.singular_candidate(quiet, &changed(|e| e.bound = Bound::Exact), depth, 3));
+        // A node already testing a move does not test again.
+        search.excluded_at[3] = Pos::new(12, 13);
+        assert!(!search.singular_candidate(quiet, &entry, depth, 3));
+        // Off when the number is 0.
+        search.excluded_at[3] = Pos::NONE;
+        search.params.se_depth = 0;
+        assert!(!search.singular_candidate(quiet, &entry, depth, 3));
     }
 }
