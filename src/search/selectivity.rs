@@ -258,7 +258,7 @@ mod tests {
 
     /// Our previous move at (10,10), the opponent's block at (15,15), then `f` on a search
     /// two plies below the root whose grandparent's move was a counter-four or not.
-    fn two_plies_after(previous_was_counter_four: bool, f: impl FnOnce(&Search)) {
+    fn two_plies_after(previous_was_counter_four: bool, f: impl FnOnce(&mut Search)) {
         let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
         board.play(Pos::new(10, 10));
         board.play(Pos::new(15, 15));
@@ -270,7 +270,7 @@ mod tests {
             SearchParams::DEFAULT,
         );
         search.counter_four[0] = previous_was_counter_four;
-        f(&search);
+        f(&mut search);
     }
 
     #[test]
@@ -332,54 +332,53 @@ mod tests {
 
     #[test]
     fn only_a_deep_quiet_node_with_a_good_table_move_is_tested_for_singularity() {
-        let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
-        board.play(Pos::new(10, 10));
-        board.play(Pos::new(11, 11));
-        let mut tt = TranspositionTable::with_bytes(0);
-        let params = SearchParams {
-            se_depth: 6,
-            ..SearchParams::DEFAULT
-        };
-        let mut search = Search::new(&mut board, &mut tt, Budget::new(1, None), params);
-        search.root_depth = 10;
-        let entry = BoardNode {
-            score: 50,
-            depth: 7 * PLY,
-            best_move: Pos::new(12, 12),
-            bound: Bound::Lower,
-        };
-        let quiet = NodeKind::Quiet;
-        let depth = 8 * PLY;
-        assert!(search.singular_candidate(quiet, &entry, depth, 3));
-        // Not at the root, nor too shallow, nor so deep in the line that it could run away.
-        assert!(!search.singular_candidate(quiet, &entry, depth, 0));
-        assert!(!search.singular_candidate(quiet, &entry, 5 * PLY, 3));
-        assert!(!search.singular_candidate(quiet, &entry, depth, 20));
-        // Only quiet nodes: defence nodes have their own rules.
-        assert!(!search.singular_candidate(NodeKind::Defend, &entry, depth, 3));
-        // The entry must hold a move, a bound that is not only an upper one, from nearly as
-        // deep, and a score that is not a proven result.
-        let changed = |f: fn(&mut BoardNode)| {
-            let mut e = entry;
-            f(&mut e);
-            e
-        };
-        for e in [
-            changed(|e| e.best_move = Pos::NONE),
-            changed(|e| e.bound = Bound::Upper),
-            changed(|e| e.depth = 4 * PLY),
-            changed(|e| e.score = WIN_BOUND),
-            changed(|e| e.score = -WIN_BOUND),
-        ] {
-            assert!(!search.singular_candidate(quiet, &e, depth, 3), "{e:?}");
-        }
-        assert!(search.singular_candidate(quiet, &changed(|e| e.bound = Bound::Exact), depth, 3));
-        // A node already testing a move does not test again.
-        search.excluded_at[3] = Pos::new(12, 13);
-        assert!(!search.singular_candidate(quiet, &entry, depth, 3));
-        // Off when the number is 0.
-        search.excluded_at[3] = Pos::NONE;
-        search.params.se_depth = 0;
-        assert!(!search.singular_candidate(quiet, &entry, depth, 3));
+        two_plies_after(false, |search| {
+            search.params.se_depth = 6;
+            search.root_depth = 10;
+            let entry = BoardNode {
+                score: 50,
+                depth: 7 * PLY,
+                best_move: Pos::new(12, 12),
+                bound: Bound::Lower,
+            };
+            let quiet = NodeKind::Quiet;
+            let depth = 8 * PLY;
+            assert!(search.singular_candidate(quiet, &entry, depth, 3));
+            // Not at the root, nor too shallow, nor so deep in the line that it could run away.
+            assert!(!search.singular_candidate(quiet, &entry, depth, 0));
+            assert!(!search.singular_candidate(quiet, &entry, 5 * PLY, 3));
+            assert!(!search.singular_candidate(quiet, &entry, depth, 20));
+            // Only quiet nodes: defence nodes have their own rules.
+            assert!(!search.singular_candidate(NodeKind::Defend, &entry, depth, 3));
+            // The entry must hold a move, a bound that is not only an upper one, from nearly as
+            // deep, and a score that is not a proven result.
+            let changed = |f: fn(&mut BoardNode)| {
+                let mut e = entry;
+                f(&mut e);
+                e
+            };
+            for e in [
+                changed(|e| e.best_move = Pos::NONE),
+                changed(|e| e.bound = Bound::Upper),
+                changed(|e| e.depth = 4 * PLY),
+                changed(|e| e.score = WIN_BOUND),
+                changed(|e| e.score = -WIN_BOUND),
+            ] {
+                assert!(!search.singular_candidate(quiet, &e, depth, 3), "{e:?}");
+            }
+            assert!(search.singular_candidate(
+                quiet,
+                &changed(|e| e.bound = Bound::Exact),
+                depth,
+                3
+            ));
+            // A node already testing a move does not test again.
+            search.excluded_at[3] = Pos::new(12, 13);
+            assert!(!search.singular_candidate(quiet, &entry, depth, 3));
+            // Off when the number is 0.
+            search.excluded_at[3] = Pos::NONE;
+            search.params.se_depth = 0;
+            assert!(!search.singular_candidate(quiet, &entry, depth, 3));
+        });
     }
 }
