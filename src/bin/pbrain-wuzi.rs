@@ -5,8 +5,8 @@
 //! time runs out; PROTOCOL.md §2.8, §2.13). Which lines cut a search short is the brain's
 //! decision ([`wuzi::brain::interrupt`]); the reader only raises the flags. Every command
 //! is queued and answered in order by the main thread, which runs the search
-//! synchronously. After `END` nothing more is written: a search it interrupted ends
-//! without its reply.
+//! synchronously. `END` takes effect in its turn: the commands before it are answered,
+//! but a search it interrupted ends without its reply and none starts after it is read.
 
 use clap::{Parser as _, Subcommand};
 use gomocup_protocol::{Command, Line, LineReader, Parser, ProtocolError, Response};
@@ -16,7 +16,7 @@ use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
-use wuzi::brain::{interrupt, Brain, Interrupt};
+use wuzi::brain::{interrupt, searches, Brain, Interrupt};
 use wuzi::search::SearchParams;
 use wuzi::EngineConfig;
 
@@ -132,7 +132,10 @@ fn serve(config: EngineConfig) {
     }
     let mut out = BufWriter::new(io::stdout().lock());
     for (input, arrival) in rx {
-        if matches!(input, Ok(Command::End)) || ended.load(Ordering::SeqCst) {
+        // END takes effect in its turn: commands before it in the input are answered (a
+        // script piped in one write gets its OK), but no search is started once END is read.
+        let search = searches(&input);
+        if matches!(input, Ok(Command::End)) || (search && ended.load(Ordering::SeqCst)) {
             let _ = out.flush();
             std::process::exit(0);
         }
@@ -148,8 +151,8 @@ fn serve(config: EngineConfig) {
                 vec![Response::Error(format!("internal error {why}"))]
             }
         };
-        // END arrived while this command ran (a search it cut short): write nothing more.
-        if ended.load(Ordering::SeqCst) {
+        // END arrived while this search ran and cut it short: its move is not written.
+        if search && ended.load(Ordering::SeqCst) {
             std::process::exit(0);
         }
         if write_all(&mut out, &replies).is_err() {
@@ -172,14 +175,15 @@ fn write_all(out: &mut impl Write, replies: &[Response]) -> io::Result<()> {
 struct Flags {
     /// Ends the running search (the brain's stop flag).
     stop: Arc<AtomicBool>,
-    /// `END` arrived: nothing more may be written.
+    /// `END` arrived: no search may start or answer any more.
     ended: Arc<AtomicBool>,
 }
 
-/// Read and parse stdin. After END nothing more is written and the main thread exits as
-/// soon as the search it may be running stops. After EOF it gets a short grace to write
-/// the replies already owed (it exits by itself at the end of the queue); a search still
-/// running then is not waited for.
+/// Read and parse stdin. After END the main thread answers the commands queued before it
+/// but no search, and exits as soon as the search it may be running stops. After EOF it
+/// gets a short grace to write the replies already owed (it exits by itself at the end of
+/// the queue); a search still running then is not waited for. Either way the process ends
+/// at the latest one grace after the last line.
 fn read_loop(tx: mpsc::Sender<Input>, flags: Flags) {
     let Flags { stop, ended } = flags;
     let stdin = io::stdin();
@@ -201,8 +205,8 @@ fn read_loop(tx: mpsc::Sender<Input>, flags: Flags) {
         };
         // A stop (YXSTOP, STOP, piskvork's INFO timeout_turn 0) arrives while the main
         // thread is searching: raise the flag at once; the command itself is queued and
-        // handled in order as usual. END also forbids any further output, so the main
-        // thread exits in milliseconds without the interrupted search's reply.
+        // handled in order as usual. END also forbids any further search reply, so the
+        // main thread exits in milliseconds without the interrupted search's move.
         let end = match interrupt(&parsed) {
             Interrupt::None => false,
             Interrupt::Stop => {

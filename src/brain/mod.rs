@@ -31,7 +31,8 @@ pub enum Interrupt {
     /// Stop the search now and play the best move so far (`YXSTOP`, `STOP`, and
     /// piskvork's mid-search `INFO timeout_turn 0`); the command is then handled in turn.
     Stop,
-    /// The manager is leaving: stop the search and write nothing more (`END`).
+    /// The manager is leaving: stop the search, write nothing for it, and exit once the
+    /// commands before `END` are answered (`END`).
     End,
 }
 
@@ -43,6 +44,17 @@ pub fn interrupt(input: &Result<Command, ProtocolError>) -> Interrupt {
         Ok(Command::Stop | Command::Info(Info::TimeoutTurn(0))) => Interrupt::Stop,
         _ => Interrupt::None,
     }
+}
+
+/// Whether a command searches for a move (`BEGIN`, `TURN`, `BOARD`, `SWAP2BOARD`). `END`
+/// cuts a search short and its reply is never written, so once `END` has been read the
+/// binary skips such a command instead of starting it; other commands queued before `END`
+/// are still answered in order.
+pub fn searches(input: &Result<Command, ProtocolError>) -> bool {
+    matches!(
+        input,
+        Ok(Command::Begin | Command::Turn(_) | Command::Board(_) | Command::Swap2Board(_))
+    )
 }
 
 /// Settings that survive `START` (PROTOCOL.md §2.1: INFO may come before or after it).

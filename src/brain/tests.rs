@@ -149,6 +149,31 @@ fn stop_and_end_cut_a_search_short_other_lines_do_not() {
 }
 
 #[test]
+fn only_the_move_commands_search() {
+    use gomocup_protocol::{BoardStone, Coord};
+    let c = Coord { x: 1, y: 1 };
+    for cmd in [
+        Command::Begin,
+        Command::Turn(c),
+        Command::Board(Vec::<BoardStone>::new()),
+        Command::Swap2Board(vec![c]),
+    ] {
+        assert!(searches(&Ok(cmd.clone())), "{cmd:?}");
+    }
+    for cmd in [
+        Command::Start(15),
+        Command::About,
+        Command::End,
+        Command::Stop,
+        Command::Play(c),
+        Command::Takeback(c),
+        Command::Restart,
+    ] {
+        assert!(!searches(&Ok(cmd.clone())), "{cmd:?}");
+    }
+}
+
+#[test]
 fn a_stop_while_idle_gets_no_reply_and_changes_nothing() {
     let mut b = brain();
     let out = talk(&mut b, &["START 15", "TURN 7,7", "YXSTOP", "STOP"]);

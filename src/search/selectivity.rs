@@ -169,11 +169,12 @@ impl Search<'_> {
     }
 
     /// The singular test of the table entry `n` at a node of window (·, `beta`): the other
-    /// moves are searched at half depth, with the table move left out (`excluded_at`),
-    /// against the table score less `se_margin` a ply. `Ok` with the table move when none
-    /// reaches that bound (it is the only good move: extend it), `Ok(Pos::NONE)` when some
-    /// do, and `Err` with a score to return at once: several moves cut (the lowered bound
-    /// already beats beta), or the budget ran out (Rapfi's, SEARCH.md §4 item 9).
+    /// moves are searched at half depth (at least a ply), with the table move left out
+    /// (`excluded_at`), against the table score less `se_margin` a ply. `Ok` with the table
+    /// move when none reaches that bound (it is the only good move: extend it),
+    /// `Ok(Pos::NONE)` when some do, and `Err` with a score to return at once: several moves
+    /// cut (the lowered bound already beats beta), or the budget ran out (Rapfi's,
+    /// SEARCH.md §4 item 9).
     pub(super) fn singular(
         &mut self,
         n: &BoardNode,
@@ -185,7 +186,9 @@ impl Search<'_> {
         let up = ply as usize;
         let s_beta = n.score - self.params.se_margin * depth / PLY;
         self.excluded_at[up] = n.best_move;
-        let s = self.pvs(s_beta - 1, s_beta, (depth - PLY) / 2, ply, false, cut);
+        // At least a ply: at depth 0 the quiescence would run, which knows no excluded move.
+        let test_depth = ((depth - PLY) / 2).max(PLY);
+        let s = self.pvs(s_beta - 1, s_beta, test_depth, ply, false, cut);
         self.excluded_at[up] = Pos::NONE;
         self.pv[up].clear();
         if self.budget.stopped() {
