@@ -46,15 +46,15 @@ pub fn interrupt(input: &Result<Command, ProtocolError>) -> Interrupt {
     }
 }
 
-/// Whether a command searches for a move (`BEGIN`, `TURN`, `BOARD`, `SWAP2BOARD`). `END`
+/// Whether a command searches for a move: those that owe a move
+/// ([`Command::expects_move`]) but `PLAY`, which only places the move it names. `END`
 /// cuts a search short and its reply is never written, so once `END` has been read the
 /// binary skips such a command instead of starting it; other commands queued before `END`
 /// are still answered in order.
 pub fn searches(input: &Result<Command, ProtocolError>) -> bool {
-    matches!(
-        input,
-        Ok(Command::Begin | Command::Turn(_) | Command::Board(_) | Command::Swap2Board(_))
-    )
+    input
+        .as_ref()
+        .is_ok_and(|c| c.expects_move() && !matches!(c, Command::Play(_)))
 }
 
 /// Settings that survive `START` (PROTOCOL.md §2.1: INFO may come before or after it).
