@@ -178,6 +178,8 @@ pub struct OrderWeights {
     pub value_own: i32,
     /// Weight of the opponent's evaluation share there, in sixteenths.
     pub value_opp: i32,
+    /// Weight of the pattern-code policy terms (`eval::sets::policy`), in percent (0: off).
+    pub policy: i32,
 }
 
 impl OrderWeights {
@@ -187,6 +189,7 @@ impl OrderWeights {
         block: BLOCK,
         value_own: 8,
         value_opp: 4,
+        policy: 0,
     };
 
     /// Ordering score of `p` for the side to move.
@@ -200,6 +203,10 @@ impl OrderWeights {
             + self.value_opp * cell.value[me.opp().idx()] as i32;
         // Shares and weights are never negative, so the shift is the division by sixteen
         // without the sign fix-up a signed `/ 16` compiles to.
-        self.attack[own] + self.block[opp] + (shares >> 4)
+        let base = self.attack[own] + self.block[opp] + (shares >> 4);
+        if self.policy == 0 {
+            return base;
+        }
+        base + self.policy * board.tables().policy(cell, me.idx()) / 100
     }
 }

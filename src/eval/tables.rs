@@ -16,6 +16,7 @@
 //! renju's black (exactly five) and white (five or more) plug in.
 
 use super::pattern::{classify, code_index, combine, FiveRule, Pattern, Pattern4, Seen};
+use super::sets::policy::{POLICY_OPP, POLICY_OWN};
 use super::sets::{self, EvalSet, SetName};
 use crate::types::Rule;
 use std::sync::OnceLock;
@@ -76,6 +77,10 @@ pub struct Tables {
     wide: Box<[u8]>,
     /// Four direction patterns (a nibble each) → class and evaluation share.
     combo: Box<[Combo; 1 << 16]>,
+    /// Four direction patterns → the move ordering's pattern-code terms
+    /// (`eval::sets::policy`) for that colour as the side to move, and as the opponent.
+    /// Apart from `combo`, so `play` copies no more than before; only the ordering reads it.
+    policy: Box<[[i16; 2]; 1 << 16]>,
     /// The weight set the shares were built from, whose other terms `evaluate` reads.
     set: &'static EvalSet,
     /// Whether the set has per-class count terms (`evaluate` skips them otherwise).
@@ -136,6 +141,13 @@ impl Tables {
         self.combo[cell.keys[color_idx] as usize]
             .terms
             .map(i32::from)
+    }
+
+    /// The move ordering's pattern-code terms of `cell` for the side to move `me_idx`.
+    #[inline]
+    pub fn policy(&self, cell: &CellPatterns, me_idx: usize) -> i32 {
+        self.policy[cell.keys[me_idx] as usize][0] as i32
+            + self.policy[cell.keys[1 - me_idx] as usize][1] as i32
     }
 
     /// Whether these are renju's tables (black's double threes are no threat).
@@ -334,6 +346,7 @@ fn build(set: &'static EvalSet) -> Tables {
     }
     let [shares, own, opp] = set.code_lists().map(EvalSet::code_values_of);
     let mut combo = vec![Combo::default(); 1 << 16];
+    let mut policy = vec![[0i16; 2]; 1 << 16];
     for (key, slot) in combo.iter_mut().enumerate() {
         let pats: [Pattern; 4] =
             std::array::from_fn(|d| Pattern::from_u8(((key >> (4 * d)) & 15) as u8));
@@ -344,12 +357,14 @@ fn build(set: &'static EvalSet) -> Tables {
             value: cell_share(set, shares[code], &pats, p4),
             terms: [own[code], opp[code]],
         };
+        policy[key] = [POLICY_OWN[code], POLICY_OPP[code]];
     }
     Tables {
         // Fixed-size arrays: a u16 index can never be out of bounds, so lookups carry no check.
         line: line.into_boxed_slice().try_into().expect("2^16 entries"),
         wide: Box::new([]),
         combo: combo.into_boxed_slice().try_into().expect("2^16 entries"),
+        policy: policy.into_boxed_slice().try_into().expect("2^16 entries"),
         set,
         class_terms: set.has_class_terms(),
         code_terms: set.has_code_terms(),

@@ -83,7 +83,11 @@ const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
 impl SearchParams {
     /// What the engine plays with.
     pub const DEFAULT: SearchParams = SearchParams {
-        order: OrderWeights::DEFAULT,
+        // The ordering with its pattern-code policy terms (session 42's SPRT).
+        order: OrderWeights {
+            policy: 100,
+            ..OrderWeights::DEFAULT
+        },
         killer: [400, 300],
         history_cap: 300,
         lmp_base: 3,
@@ -112,6 +116,7 @@ impl SearchParams {
             [
                 "value_own",
                 "value_opp",
+                "order_policy",
                 "killer.0",
                 "killer.1",
                 "history_cap",
@@ -152,6 +157,7 @@ impl SearchParams {
         Some(match name {
             "value_own" => &mut self.order.value_own,
             "value_opp" => &mut self.order.value_opp,
+            "order_policy" => &mut self.order.policy,
             "killer.0" => &mut self.killer[0],
             "killer.1" => &mut self.killer[1],
             "history_cap" => &mut self.history_cap,
@@ -191,6 +197,7 @@ impl SearchParams {
             "aspiration" | "futility_per_ply" => (5, 1000),
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),
+            "order_policy" => (0, 400),
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),

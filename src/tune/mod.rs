@@ -24,6 +24,7 @@ pub mod game;
 pub mod hand;
 pub mod model;
 pub mod pipeline;
+pub mod policy;
 pub mod relabel;
 pub mod selfplay;
 pub mod spsa;

@@ -48,6 +48,8 @@ pub enum Action {
     /// tournament's or an SPRT's `openings` (the same openings `selfplay`, `match` and
     /// `spsa` draw from the same seed and options).
     Openings(OpeningArgs),
+    /// Fit the move-ordering policy (pattern-code terms) to a games file's searched moves.
+    Policy(PolicyArgs),
     /// Write the hand-set weights' data file.
     Hand {
         /// Where (e.g. src/eval/sets/hand.rs).
@@ -315,4 +317,27 @@ pub struct FitArgs {
     /// Output folder (OUT/fitted.rs), when not given by self-play.
     #[arg(long = "fit-out", default_value = "tune-out")]
     pub fit_out: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct PolicyArgs {
+    /// The games file (self-play's `games.txt`): its searched moves in quiet positions are
+    /// what the policy learns to put first.
+    #[arg(long)]
+    pub games_file: PathBuf,
+    /// Passes over the training positions.
+    #[arg(long, default_value_t = 20)]
+    pub epochs: usize,
+    /// Adam step, in logits.
+    #[arg(long, default_value_t = 0.02)]
+    pub lr: f64,
+    /// L2 pull of the code weights toward zero.
+    #[arg(long, default_value_t = 1e-5)]
+    pub l2: f64,
+    /// Shuffle seed.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Where to write the data file as well as checking it (e.g. src/eval/sets/policy.rs).
+    #[arg(long)]
+    pub write: Option<PathBuf>,
 }

@@ -29,7 +29,9 @@ use wuzi::Rule;
 
 mod args;
 
-use args::{Action, Cli, FitArgs, MatchArgs, OpeningArgs, PlayArgs, RelabelArgs, SpsaArgs};
+use args::{
+    Action, Cli, FitArgs, MatchArgs, OpeningArgs, PlayArgs, PolicyArgs, RelabelArgs, SpsaArgs,
+};
 
 fn write_file(path: &Path, text: &str) -> Result<(), String> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -134,6 +136,35 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         path.display()
     );
     Ok(games)
+}
+
+fn policy(a: &PolicyArgs) -> Result<(), String> {
+    use wuzi::tune::policy::{policy_file, PolicyFit};
+    let games = read_games(&a.games_file)?;
+    let cfg = PolicyFit {
+        epochs: a.epochs,
+        lr: a.lr,
+        l2: a.l2,
+        seed: a.seed,
+        ..PolicyFit::default()
+    };
+    let command = format!(
+        "wuzi-tune policy --games-file {} --epochs {} --lr {} --l2 {} --seed {}",
+        a.games_file.display(),
+        a.epochs,
+        a.lr,
+        a.l2,
+        a.seed
+    );
+    let (text, header) = policy_file(&games, &cfg, &command, &today())?;
+    for line in header.iter().skip(2) {
+        eprintln!("policy: {line}");
+    }
+    if let Some(path) = &a.write {
+        write_file(path, &text)?;
+        eprintln!("policy: written to {}", path.display());
+    }
+    Ok(())
 }
 
 fn openings(a: &OpeningArgs) -> Result<(), String> {
@@ -425,6 +456,7 @@ fn run(cli: Cli) -> Result<(), String> {
         Action::Spsa(a) => spsa(&a),
         Action::Match(a) => play_match(&a),
         Action::Openings(a) => openings(&a),
+        Action::Policy(a) => policy(&a),
         Action::Hand { write } => {
             let header = [
                 "The hand-set evaluation weights: the engine's default set (`tune::hand`)."

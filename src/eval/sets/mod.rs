@@ -24,6 +24,7 @@
 
 mod fitted;
 mod hand;
+pub mod policy;
 
 use super::pattern::{Pattern4, CODES};
 use std::borrow::Cow;
