@@ -111,6 +111,11 @@ struct JudgingArgs {
     /// Grace after a limit before a reply counts as late (ms).
     #[arg(long, default_value_t = 1000)]
     tolerance_ms: u64,
+    /// Skip lines that are no move while a move is due (and lines that are no protocol
+    /// response at all before it) instead of scoring them as a malformed reply: the
+    /// tournament's `lenient_replies`, for engines that print noise.
+    #[arg(long)]
+    lenient_replies: bool,
 }
 
 #[derive(clap::Args)]
@@ -249,6 +254,7 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
         judge_turn_ms: a.judging.judge_turn_ms,
         judge_threads: a.judging.judge_threads,
         tolerance_ms: a.judging.tolerance_ms,
+        lenient_replies: a.judging.lenient_replies,
         max_memory: a.judging.max_memory,
         threshold: a.threshold,
         concurrency: a.concurrency.max(1),
@@ -327,6 +333,7 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
         rule_bits: a.judging.rule,
         max_memory: a.judging.max_memory,
         tolerance_ms: a.judging.tolerance_ms,
+        lenient_replies: a.judging.lenient_replies,
         start_ms: 1000,
         log_dir: a.logs.as_deref(),
     };

@@ -28,6 +28,7 @@ fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> O
         judge_turn_ms: 5_000,
         judge_threads: 1,
         tolerance_ms: 1000,
+        lenient_replies: false,
         max_memory: 350_000_000,
         threshold: -300,
         concurrency: 1,
@@ -117,6 +118,31 @@ fn faults_count_as_not_avoided() {
     let fault = v[0].judge_fault.as_ref().unwrap_or_else(|| panic!("{v:?}"));
     assert_eq!(fault.kind, "no score");
     assert!(!v[0].avoided);
+}
+
+#[test]
+fn noise_is_malformed_unless_replies_are_lenient() {
+    // The fake's noise is a message with a raw newline inside: its tail, `- eval 7`, is a
+    // line that is no protocol response (PentaZen prints its depth byte that way).
+    for lenient in [false, true] {
+        let mut opts = options(spec("engine", FAKE, &["noisy"]), says("-120"), None);
+        opts.lenient_replies = lenient;
+        let v = run(&opts, &[BLOCK]);
+        if lenient {
+            assert!(v[0].engine_fault.is_none(), "{v:?}");
+            assert!(v[0].engine_move.is_some() && v[0].score.is_some(), "{v:?}");
+        } else {
+            let fault = v[0]
+                .engine_fault
+                .as_ref()
+                .unwrap_or_else(|| panic!("{v:?}"));
+            assert_eq!(
+                (fault.kind.as_str(), fault.detail.as_str()),
+                ("malformed", "- eval 7")
+            );
+            assert!(!v[0].avoided);
+        }
+    }
 }
 
 #[test]

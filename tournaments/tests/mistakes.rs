@@ -36,6 +36,7 @@ fn scan(judge: &EngineSpec, nodes: u64, log_dir: Option<&Path>) -> Scan {
         rule_bits: 0,
         max_memory: 350_000_000,
         tolerance_ms: 10_000,
+        lenient_replies: false,
         start_ms: 1000,
         log_dir,
     };

@@ -46,6 +46,9 @@ pub struct Options {
     pub judge_threads: u64,
     /// Grace after a limit before a reply counts as late (ms).
     pub tolerance_ms: u64,
+    /// Skip lines that are no protocol response instead of scoring them as a malformed
+    /// reply (the tournament's `lenient_replies`); for engines that print noise.
+    pub lenient_replies: bool,
     /// `INFO max_memory` for both (bytes).
     pub max_memory: u64,
     /// A judge score (tested side's view) above this counts as avoided.
@@ -275,7 +278,12 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
     ];
     let wait = Duration::from_millis(opts.turn_ms.saturating_add(opts.tolerance_ms));
     let log = log_for(opts.log_dir.as_deref(), &p.id, "engine");
-    let talk = Talk::new(opts.size, opts.turn_ms, opts.tolerance_ms);
+    let talk = Talk::new(
+        opts.size,
+        opts.turn_ms,
+        opts.tolerance_ms,
+        opts.lenient_replies,
+    );
     match consult(talk, &opts.engine, log, &engine_infos, &board, wait) {
         Err(f) => v.engine_fault = Some(f),
         Ok(answer) => {
@@ -329,6 +337,8 @@ pub struct Judge<'a> {
     pub max_memory: u64,
     /// Grace after a limit before a reply counts as late (ms).
     pub tolerance_ms: u64,
+    /// Skip the judge's lines that are no protocol response (see `Options`).
+    pub lenient_replies: bool,
     /// How long `START` may take before the tolerance (at least a second is allowed).
     pub start_ms: u64,
     /// Folder for the logs, if any.
@@ -358,7 +368,12 @@ impl Judge<'_> {
     /// fresh process; its log is `<id>-<role>.log`.
     pub(crate) fn ask(&self, board: &Board, id: &str, role: &str) -> Result<Answer, Fault> {
         let wait = Duration::from_millis(self.turn_ms.saturating_add(self.tolerance_ms));
-        let talk = Talk::new(board.size(), self.start_ms, self.tolerance_ms);
+        let talk = Talk::new(
+            board.size(),
+            self.start_ms,
+            self.tolerance_ms,
+            self.lenient_replies,
+        );
         let log = log_for(self.log_dir, id, role);
         consult(talk, self.spec, log, &self.infos(), board, wait)
     }
@@ -375,6 +390,7 @@ impl Options {
             rule_bits: self.rule_bits,
             max_memory: self.max_memory,
             tolerance_ms: self.tolerance_ms,
+            lenient_replies: self.lenient_replies,
             start_ms: self.turn_ms,
             log_dir: self.log_dir.as_deref(),
         }
@@ -427,13 +443,16 @@ pub(crate) struct Answer {
 struct Talk {
     size: usize,
     patience: Duration,
+    /// Skip lines that are no protocol response instead of failing on them.
+    lenient: bool,
 }
 
 impl Talk {
-    fn new(size: usize, turn_ms: u64, tolerance_ms: u64) -> Talk {
+    fn new(size: usize, turn_ms: u64, tolerance_ms: u64, lenient: bool) -> Talk {
         Talk {
             size,
             patience: Duration::from_millis(turn_ms.max(1000).saturating_add(tolerance_ms)),
+            lenient,
         }
     }
 }
@@ -464,7 +483,10 @@ fn converse(
 ) -> Result<Answer, Fault> {
     brain.send(&Command::Start(talk.size as u32));
     let mut said = Vec::new();
-    match next_line(brain, Instant::now() + talk.patience, &mut said) {
+    // Under lenient replies a line that is no protocol response is noise (the game
+    // runner's rule); while a move is due, so is every line that is not a move.
+    let noise = |line: &str| talk.lenient && Response::parse(line).is_err();
+    match next_line(brain, Instant::now() + talk.patience, &mut said, &noise) {
         Ok(line) if matches!(Response::parse(&line), Ok(Response::Ok)) => {}
         Ok(line) => {
             return Err(Fault::new(
@@ -482,7 +504,9 @@ fn converse(
     brain.send(&Command::Board(stones));
     let sent = Instant::now();
     let mut said = Vec::new();
-    let line = next_line(brain, sent + wait, &mut said)?;
+    let not_a_move =
+        |line: &str| talk.lenient && !matches!(Response::parse(line), Ok(Response::Move(_)));
+    let line = next_line(brain, sent + wait, &mut said, &not_a_move)?;
     let ms = sent.elapsed().as_millis() as u64;
     let eval = score::last_score(said.iter().map(String::as_str));
     match Response::parse(&line) {
@@ -494,11 +518,13 @@ fn converse(
     }
 }
 
-/// The next line that is not `MESSAGE` (whose texts are kept) or `DEBUG`.
+/// The next line that is not `MESSAGE` (whose texts are kept), `DEBUG` or `noise` (skipped;
+/// the engine's log keeps every line).
 fn next_line(
     brain: &mut Brain,
     deadline: Instant,
     said: &mut Vec<String>,
+    noise: &dyn Fn(&str) -> bool,
 ) -> Result<String, Fault> {
     let started = Instant::now();
     loop {
@@ -506,6 +532,7 @@ fn next_line(
             Recv::Line(Some(line)) => match Response::parse(&line) {
                 Ok(Response::Message(text)) => said.push(text),
                 Ok(Response::Debug(_)) => {}
+                _ if noise(&line) => {}
                 _ => return Ok(line),
             },
             Recv::Line(None) => return Ok("(line over the length cap)".to_string()),

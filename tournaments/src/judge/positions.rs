@@ -250,5 +250,12 @@ mod tests {
                 assert_ne!(p.game_move, p.better, "{file} {}", p.id);
             }
         }
+        // The won positions: the three files' positions after their game moves, each once.
+        let wins = load(&data.join("wins72.txt"), 20, free()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(wins.len(), 72);
+        assert!(same_as(&wins).iter().all(Option::is_none));
+        assert!(wins
+            .iter()
+            .all(|p| p.game_move.is_none() && p.better.is_none()));
     }
 }

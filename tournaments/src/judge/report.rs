@@ -181,6 +181,8 @@ pub struct RunInfo {
     pub max_memory: u64,
     /// Reply grace (ms).
     pub tolerance_ms: u64,
+    /// Whether lines that are no protocol response were skipped.
+    pub lenient_replies: bool,
     /// Avoided = judge score above this.
     pub threshold: i64,
     /// Positions at a time.
@@ -204,6 +206,7 @@ impl RunInfo {
             rule: opts.rule_bits,
             max_memory: opts.max_memory,
             tolerance_ms: opts.tolerance_ms,
+            lenient_replies: opts.lenient_replies,
             threshold: opts.threshold,
             concurrency: opts.concurrency,
             elapsed_ms: ms,
@@ -214,7 +217,7 @@ impl RunInfo {
     pub fn header(&self) -> String {
         format!(
             "positions {}\nengine {} at {} ms a move\njudge {} at {} nodes (timeout_turn {} ms, \
-             thread_num {})\nboard {}, rule {}, max_memory {}, tolerance {} ms, concurrency {}, \
+             thread_num {})\nboard {}, rule {}, max_memory {}, tolerance {} ms{}, concurrency {}, \
              took {}\n",
             self.positions,
             self.engine,
@@ -227,6 +230,11 @@ impl RunInfo {
             self.rule,
             self.max_memory,
             self.tolerance_ms,
+            if self.lenient_replies {
+                ", lenient replies"
+            } else {
+                ""
+            },
             self.concurrency,
             duration(self.elapsed_ms)
         )
