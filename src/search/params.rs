@@ -29,6 +29,10 @@ pub struct SearchParams {
     pub lmp_cap: i32,
     /// Aspiration window half-width of each iteration's first try.
     pub aspiration: Score,
+    /// 1: reverse futility reads the static evaluation sharpened by the node's table bound
+    /// (a lower bound above it, or an upper bound below it, replaces it; mate scores
+    /// excepted); 0: the static evaluation alone.
+    pub futility_tt: i32,
     /// Reverse futility margin per ply.
     pub futility_per_ply: Score,
     /// Percent of its static ordering score a move keeps when it is farther than four
@@ -74,7 +78,7 @@ impl std::error::Error for ParamsError {}
 /// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
 /// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
-pub const SWITCHES: [&str; 2] = ["lmp_cap", "se_depth"];
+pub const SWITCHES: [&str; 3] = ["lmp_cap", "futility_tt", "se_depth"];
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
@@ -94,6 +98,7 @@ impl SearchParams {
         lmp_quad: 8,
         lmp_cap: 0,
         aspiration: ASPIRATION,
+        futility_tt: 0,
         futility_per_ply: FUTILITY_PER_PLY,
         far_recent2: 100,
         far_recent4: 100,
@@ -124,6 +129,7 @@ impl SearchParams {
                 "lmp_quad",
                 "lmp_cap",
                 "aspiration",
+                "futility_tt",
                 "futility_per_ply",
                 "far_recent2",
                 "far_recent4",
@@ -165,6 +171,7 @@ impl SearchParams {
             "lmp_quad" => &mut self.lmp_quad,
             "lmp_cap" => &mut self.lmp_cap,
             "aspiration" => &mut self.aspiration,
+            "futility_tt" => &mut self.futility_tt,
             "futility_per_ply" => &mut self.futility_per_ply,
             "far_recent2" => &mut self.far_recent2,
             "far_recent4" => &mut self.far_recent4,
@@ -194,6 +201,7 @@ impl SearchParams {
             "lmp_base" => (1, 20),
             "lmp_quad" => (1, 64),
             "lmp_cap" => (0, 400),
+            "futility_tt" => (0, 1),
             "aspiration" | "futility_per_ply" => (5, 1000),
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),

@@ -10,7 +10,6 @@ use super::selectivity::{is_counter_four, plies, reduction, without_move, PLY};
 use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
-use crate::eval::weights::FUTILITY_DEPTH;
 use crate::eval::{evaluate, evaluate_parts};
 use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
@@ -200,14 +199,9 @@ impl<'a> Search<'a> {
 
         let static_eval = self.eval_at(ply);
         // Reverse futility: far above beta in a quiet node at low depth.
-        if !is_pv
-            && kind == NodeKind::Quiet
-            && !excluded.is_some()
-            && depth <= FUTILITY_DEPTH
-            && beta.abs() < WIN_BOUND
-            && static_eval - self.params.futility_per_ply * depth / PLY >= beta
-        {
-            return static_eval;
+        let futile = !is_pv && kind == NodeKind::Quiet && !excluded.is_some();
+        if let Some(score) = self.reverse_futility(futile, static_eval, hit, depth, beta) {
+            return score;
         }
 
         let mut extend = Pos::NONE;

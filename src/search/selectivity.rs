@@ -10,7 +10,7 @@
 use super::pvs::Search;
 use crate::board::{Board, MoveList, MultiKey};
 use crate::eval::pattern::Pattern4;
-use crate::eval::weights::LMR_DIVISOR;
+use crate::eval::weights::{FUTILITY_DEPTH, LMR_DIVISOR};
 use crate::threat::NodeKind;
 use crate::tt::{BoardNode, Bound};
 use crate::types::{Pos, Score, ONE_PLY, WIN_BOUND};
@@ -118,6 +118,41 @@ pub(super) fn without_move(key: MultiKey, m: Pos) -> MultiKey {
 }
 
 impl Search<'_> {
+    /// Reverse futility at a node that may take it (`futile`: a non-PV quiet node not testing
+    /// a move for singularity): the score to return when the evaluation (`sharpened`) stands
+    /// a margin per ply above beta, at most `FUTILITY_DEPTH` from the horizon and with no
+    /// proven result in the window.
+    #[inline]
+    pub(super) fn reverse_futility(
+        &self,
+        futile: bool,
+        static_eval: Score,
+        hit: Option<BoardNode>,
+        depth: i32,
+        beta: Score,
+    ) -> Option<Score> {
+        if !futile || depth > FUTILITY_DEPTH || beta.abs() >= WIN_BOUND {
+            return None;
+        }
+        let eval = self.sharpened(static_eval, hit);
+        (eval - self.params.futility_per_ply * depth / PLY >= beta).then_some(eval)
+    }
+
+    /// The evaluation reverse futility reads: `eval`, or with `futility_tt` on, sharpened
+    /// by the node's table entry (a lower bound above it, or an upper bound below it,
+    /// replaces it; mate scores excepted: PentaZen's and Stockfish's rule).
+    #[inline]
+    pub(super) fn sharpened(&self, eval: Score, hit: Option<BoardNode>) -> Score {
+        match hit {
+            Some(n) if self.params.futility_tt > 0 && n.score.abs() < WIN_BOUND => match n.bound {
+                Bound::Lower if n.score > eval => n.score,
+                Bound::Upper if n.score < eval => n.score,
+                _ => eval,
+            },
+            _ => eval,
+        }
+    }
+
     /// Whether the table's entry `n` of this node is worth a singular test: a quiet node
     /// below the root, deep enough, not itself a test, whose entry has a move and a lower or
     /// exact bound from nearly as deep, away from mate scores; and not so deep in the line
@@ -331,6 +366,33 @@ mod tests {
         }
         // Not the same as the position after the move either.
         assert_ne!(without_move(key, cells[1]), board.key_after(cells[1]));
+    }
+
+    #[test]
+    fn a_table_bound_sharpens_the_futility_evaluation_only_when_it_is_tighter() {
+        two_plies_after(false, |search| {
+            let entry = |score, bound| {
+                Some(BoardNode {
+                    score,
+                    depth: PLY,
+                    best_move: Pos::NONE,
+                    bound,
+                })
+            };
+            // Off (the default): the static evaluation alone.
+            assert_eq!(search.sharpened(40, entry(90, Bound::Lower)), 40);
+            search.params.futility_tt = 1;
+            assert_eq!(search.sharpened(40, None), 40);
+            // A lower bound above it and an upper bound below it replace it.
+            assert_eq!(search.sharpened(40, entry(90, Bound::Lower)), 90);
+            assert_eq!(search.sharpened(40, entry(-10, Bound::Upper)), -10);
+            // Bounds on the other side, exact scores and proven results do not.
+            assert_eq!(search.sharpened(40, entry(-10, Bound::Lower)), 40);
+            assert_eq!(search.sharpened(40, entry(90, Bound::Upper)), 40);
+            assert_eq!(search.sharpened(40, entry(90, Bound::Exact)), 40);
+            assert_eq!(search.sharpened(40, entry(WIN_BOUND, Bound::Lower)), 40);
+            assert_eq!(search.sharpened(40, entry(-WIN_BOUND, Bound::Upper)), 40);
+        });
     }
 
     #[test]

@@ -132,7 +132,7 @@ pub struct SpsaArgs {
     /// Numbers to start from (`name = value` lines; the rest are the engine's).
     #[arg(long)]
     pub start: Option<PathBuf>,
-    /// The numbers to tune, by name (default: all of them but the switches, `lmp_cap` and `se_depth`).
+    /// The numbers to tune, by name (default: all of them but the switches, `lmp_cap`, `futility_tt` and `se_depth`).
     #[arg(long, value_delimiter = ',')]
     pub only: Vec<String>,
     /// Where to write the tuned numbers.
