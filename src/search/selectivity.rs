@@ -4,8 +4,10 @@
 //! counter-fours of a defence node are not worth searching (distractions near the horizon,
 //! and a chain's counter-fours away from its previous one), and which table move is
 //! singular enough to be searched a ply deeper (the test, its candidates and its table
-//! key). The node and the move loop in `pvs` apply them; the late-move pruning count and
-//! the "builds and blocks nothing" skip stay in the loop, beside the state they read.
+//! key); and when a node stands far enough above beta to stop (reverse futility, on the
+//! evaluation a table bound may sharpen). The node and the move loop in `pvs` apply them;
+//! the late-move pruning count and the "builds and blocks nothing" skip stay in the loop,
+//! beside the state they read.
 
 use super::pvs::Search;
 use crate::board::{Board, MoveList, MultiKey};
