@@ -205,7 +205,7 @@ fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<Str
 
     brain.send(&Command::Start(s.board_size as u32));
     // Lenient: lines that are no protocol response at all are skipped while OK is due.
-    let noise = |line: &str| s.lenient_replies && Response::parse(line).is_err();
+    let noise = |line: &str| s.lenient_replies && is_noise(line, false);
     let answer = next_reply(
         &mut brain,
         &mut player.report,
@@ -251,6 +251,16 @@ impl std::fmt::Display for Silence {
             Silence::Timeout => "no answer in time",
             Silence::Closed => "the engine exited",
         })
+    }
+}
+
+/// Whether `line` is noise under lenient replies: a line that is no protocol response, and,
+/// while a move is due (`move_due`, GomocupJudge's rule), any line that is not a move.
+pub(crate) fn is_noise(line: &str, move_due: bool) -> bool {
+    match Response::parse(line) {
+        Ok(Response::Move(_)) => false,
+        Ok(_) => move_due,
+        Err(_) => true,
     }
 }
 
@@ -383,8 +393,7 @@ fn ask(s: &Settings, player: &mut Player, side: Side, board: &Board) -> Answer {
 
     let report = &mut player.report;
     // Lenient: like GomocupJudge, anything but a move is skipped while a move is due.
-    let noise =
-        |line: &str| s.lenient_replies && !matches!(Response::parse(line), Ok(Response::Move(_)));
+    let noise = |line: &str| s.lenient_replies && is_noise(line, true);
     let reply = next_reply(brain, report, deadline, noise);
     let ms = sent.elapsed().as_millis() as u64;
     // Over the limit while thinking loses, whatever came back (the watcher killed it).

@@ -15,7 +15,7 @@ pub mod score;
 use crate::board::{Board, Rule, Side};
 use crate::brain::{Brain, Log, Recv, END_GRACE};
 use crate::config::EngineSpec;
-use crate::game::UNLIMITED;
+use crate::game::{is_noise, UNLIMITED};
 use gomocup_protocol::{Command, Coord, Info, Response};
 use positions::{sgf, Position};
 use score::Eval;
@@ -483,9 +483,8 @@ fn converse(
 ) -> Result<Answer, Fault> {
     brain.send(&Command::Start(talk.size as u32));
     let mut said = Vec::new();
-    // Under lenient replies a line that is no protocol response is noise (the game
-    // runner's rule); while a move is due, so is every line that is not a move.
-    let noise = |line: &str| talk.lenient && Response::parse(line).is_err();
+    // Under lenient replies, the game runner's rule for noise (`game::is_noise`).
+    let noise = |line: &str| talk.lenient && is_noise(line, false);
     match next_line(brain, Instant::now() + talk.patience, &mut said, &noise) {
         Ok(line) if matches!(Response::parse(&line), Ok(Response::Ok)) => {}
         Ok(line) => {
@@ -504,8 +503,7 @@ fn converse(
     brain.send(&Command::Board(stones));
     let sent = Instant::now();
     let mut said = Vec::new();
-    let not_a_move =
-        |line: &str| talk.lenient && !matches!(Response::parse(line), Ok(Response::Move(_)));
+    let not_a_move = |line: &str| talk.lenient && is_noise(line, true);
     let line = next_line(brain, sent + wait, &mut said, &not_a_move)?;
     let ms = sent.elapsed().as_millis() as u64;
     let eval = score::last_score(said.iter().map(String::as_str));
