@@ -55,6 +55,14 @@ pub struct SearchParams {
     /// of a quiet node is searched a ply deeper when no other move comes near its score
     /// (SPRT at 1 s a move, against the search without it: see the README).
     pub se_depth: i32,
+    /// Plain fours the horizon VCF may play before it keeps to fours that build a three or
+    /// two beside them, unless its side's two previous moves were both such fours (Rapfi's
+    /// quiescence; 0: no limit).
+    pub qvcf_plain: i32,
+    /// 1: a node where the side to move has a four with an open three, or two open threes,
+    /// and the opponent no four to make, is a win in five plies without a search (freestyle);
+    /// 0: only an open four is.
+    pub quick_wins: i32,
     /// Margin per ply below the table score that the other moves must stay under for the
     /// table move to count as singular.
     pub se_margin: i32,
@@ -78,7 +86,13 @@ impl std::error::Error for ParamsError {}
 /// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
 /// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
-pub const SWITCHES: [&str; 3] = ["lmp_cap", "futility_tt", "se_depth"];
+pub const SWITCHES: [&str; 5] = [
+    "lmp_cap",
+    "futility_tt",
+    "se_depth",
+    "qvcf_plain",
+    "quick_wins",
+];
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
@@ -108,6 +122,8 @@ impl SearchParams {
         lmr_cut: 0,
         se_depth: 6,
         se_margin: 10,
+        qvcf_plain: 0,
+        quick_wins: 0,
         eval: EvalMix::PLAIN,
     };
 
@@ -139,6 +155,8 @@ impl SearchParams {
                 "lmr_cut",
                 "se_depth",
                 "se_margin",
+                "qvcf_plain",
+                "quick_wins",
                 "eval_shapes",
                 "eval_threat",
                 "eval_parent",
@@ -181,6 +199,8 @@ impl SearchParams {
             "lmr_cut" => &mut self.lmr_cut,
             "se_depth" => &mut self.se_depth,
             "se_margin" => &mut self.se_margin,
+            "qvcf_plain" => &mut self.qvcf_plain,
+            "quick_wins" => &mut self.quick_wins,
             "eval_shapes" => &mut self.eval.shapes,
             "eval_threat" => &mut self.eval.threat,
             "eval_parent" => &mut self.eval.parent,
@@ -210,6 +230,8 @@ impl SearchParams {
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),
             "se_depth" => (0, 40),
+            "qvcf_plain" => (0, 12),
+            "quick_wins" => (0, 1),
             "se_margin" => (0, 1000),
             "eval_shapes" | "eval_threat" => (0, 400),
             "eval_parent" => (0, 100),

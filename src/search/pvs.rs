@@ -11,7 +11,7 @@ use crate::board::{five_cells, Board, MoveList};
 use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
 use crate::eval::{evaluate, evaluate_parts};
-use crate::threat::{defences, node_kind, retain_legal, NodeKind, ThreatSearch};
+use crate::threat::{defences, node_kind, quick_win, retain_legal, NodeKind, ThreatSearch};
 use crate::tt::{BoardNode, Bound, TranspositionTable};
 use crate::types::{Pos, Score, INF, NUM_CELLS, WIN, WIN_BOUND};
 
@@ -282,14 +282,10 @@ impl<'a> Search<'a> {
             NodeKind::Lost if ply > 0 => return Entry::Return(-(WIN - ply - 2)),
             _ => {}
         }
-        let me = self.board.side_to_move();
-        if ply > 0
-            && self.board.rule().is_freestyle()
-            && kind == NodeKind::Quiet
-            && self.board.count(me, Pattern4::BFlex4) > 0
-            && self.board.count_at_least(me.opp(), Pattern4::EBlock4) == 0
-        {
-            return Entry::Return(WIN - ply - 3);
+        if ply > 0 && kind == NodeKind::Quiet {
+            if let Some(plies) = quick_win(self.board, self.params.quick_wins > 0) {
+                return Entry::Return(WIN - ply - plies);
+            }
         }
         if self.board.is_full() {
             return Entry::Return(0);
@@ -464,8 +460,9 @@ impl<'a> Search<'a> {
             return stand;
         }
         if self.board.count_at_least(me, Pattern4::EBlock4) > 0 {
-            let found =
-                ThreatSearch::new(self.board, self.tt, &mut self.budget).vcf_local(QVCF_FOURS);
+            let plain = self.params.qvcf_plain;
+            let found = ThreatSearch::new(self.board, self.tt, &mut self.budget)
+                .vcf_local(QVCF_FOURS, plain);
             if let Some(line) = found {
                 return WIN - ply - line.len() as i32;
             }

@@ -42,6 +42,53 @@ pub fn node_kind(board: &Board) -> NodeKind {
     }
 }
 
+/// A win the side to move forces at a quiet node whatever the opponent does, found with
+/// at most a move per four-three and no search, in plies to the five (freestyle only,
+/// where the shape tables are exact; Rapfi's quick win check):
+///
+/// - an open four or double four while the opponent has no four to make: 3;
+/// - with `combos`, a four-three (a four with an open three) or a double three while the
+///   opponent has no four to make: 5. The opponent's one move stops only one line through
+///   the new stone (two lines cross only there) and, making no four, gains no tempo;
+/// - with `combos`, a four-three whose forced block makes the opponent no four, whatever
+///   fours the opponent has elsewhere: 5. After the block the three becomes an open four,
+///   and a four made then comes too late, as the five is already on offer.
+pub fn quick_win(board: &mut Board, combos: bool) -> Option<i32> {
+    let me = board.side_to_move();
+    let opp = me.opp();
+    if !board.rule().is_freestyle() {
+        return None;
+    }
+    let opp_quiet = board.count_at_least(opp, Pattern4::EBlock4) == 0;
+    if opp_quiet && board.count(me, Pattern4::BFlex4) > 0 {
+        return Some(3);
+    }
+    if !combos {
+        return None;
+    }
+    let four_threes = board.count(me, Pattern4::CBlock4Flex3);
+    if opp_quiet && (four_threes > 0 || board.count(me, Pattern4::FFlex3x2) > 0) {
+        return Some(5);
+    }
+    if four_threes == 0 {
+        return None;
+    }
+    let cells = cells_at_least(board, me, Pattern4::CBlock4Flex3);
+    cells
+        .iter()
+        .any(|&m| {
+            if board.p4(m, me) != Pattern4::CBlock4Flex3 {
+                return false;
+            }
+            board.play(m);
+            let blocks = five_cells(board, me, 2);
+            let wins = blocks.len() == 1 && board.p4(blocks[0], opp) < Pattern4::EBlock4;
+            board.undo().ok();
+            wins
+        })
+        .then_some(5)
+}
+
 /// Whether `att` threatens an open four (or a double four) it may really play: under renju
 /// black's double fours are forbidden, so they threaten nothing.
 #[inline]

@@ -17,7 +17,7 @@ mod quiet;
 mod vcf;
 mod vct;
 
-pub use forced::{defences, node_kind, retain_legal, threat_blocks, NodeKind};
+pub use forced::{defences, node_kind, quick_win, retain_legal, threat_blocks, NodeKind};
 
 use crate::board::{five_cells, Board, MultiKey};
 use crate::budget::Budget;
@@ -85,6 +85,10 @@ pub struct ThreatSearch<'a> {
     /// below its root only fours near the attacker's previous four are tried, and its
     /// results go under their own salt, so a local failure never poses as a full VCF's.
     local_below: Option<i32>,
+    /// In a horizon VCF, how many of the attacker's fours may be plain ones (`EBlock4`,
+    /// building nothing beside the four) before only stronger fours are tried, unless the
+    /// attacker's two previous moves were both stronger (0: no limit; see `vcf_local`).
+    plain_fours: i32,
 }
 
 impl<'a> ThreatSearch<'a> {
@@ -100,6 +104,7 @@ impl<'a> ThreatSearch<'a> {
             tt,
             budget,
             local_below: None,
+            plain_fours: 0,
         }
     }
 }

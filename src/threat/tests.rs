@@ -1,6 +1,7 @@
 //! Unit tests of the threat searches' inner steps.
 
 use super::*;
+use crate::board::cells_at_least;
 use crate::budget::Budget;
 use crate::eval::pattern::Pattern4;
 use crate::types::Rule;
@@ -194,7 +195,7 @@ fn a_local_vcf_is_a_vcf_and_never_hides_a_full_one() {
         // The local search first, then the full one on the same table: a local failure
         // must not be recalled as the full search's.
         let (local, full_after) =
-            with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
+            with_search(&mut board.clone(), |ts| (ts.vcf_local(12, 0), ts.vcf(12)));
         assert_eq!(full_after.is_some(), full.is_some());
         if let Some(line) = &local {
             assert!(full.is_some(), "a local VCF is a VCF");
@@ -262,7 +263,7 @@ fn a_local_vcf_misses_two_distant_fours_and_leaves_the_full_vcf_its_table() {
         "{full:?}"
     );
     // The local search fails, and its failure, in the same table, does not hide the VCF.
-    let (local, after) = with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
+    let (local, after) = with_search(&mut board.clone(), |ts| (ts.vcf_local(12, 0), ts.vcf(12)));
     assert_eq!(local, None);
     assert_eq!(after, Some(full));
 }
@@ -278,4 +279,61 @@ fn local_fours_are_within_two_cells_or_four_along_a_line() {
     for (dx, dy) in [(3, 1), (4, 3), (5, 0), (0, -5), (-5, -5), (3, -2)] {
         assert!(!near(dx, dy), "({dx}, {dy})");
     }
+}
+
+/// Whether some move of the side to move leaves every reply facing a five or a VCF of at
+/// most two fours: a win within five plies.
+fn wins_within_five(board: &mut Board) -> bool {
+    let me = board.side_to_move();
+    cells_at_least(board, me, Pattern4::FFlex3x2)
+        .iter()
+        .any(|&m| {
+            board.play(m);
+            let holds = board.candidates().iter().all(|&r| {
+                board.play(r);
+                let won = with_search(board, |ts| ts.vcf(2)).is_some();
+                board.undo().ok();
+                won
+            });
+            board.undo().ok();
+            holds
+        })
+}
+
+#[test]
+fn every_quick_win_holds_against_every_reply() {
+    use rand::{rngs::StdRng, Rng, SeedableRng};
+    let mut rng = StdRng::seed_from_u64(11);
+    // Quick wins met, by plies to the five (3 or 5), and those of 5 with opponent fours.
+    let mut met = [0usize; 6];
+    let mut against_fours = 0;
+    for _ in 0..400 {
+        let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
+        board.play(Pos::new(7, 7));
+        while board.move_count() < 60 {
+            let kind = node_kind(&board);
+            if !matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
+                break;
+            }
+            let opp_fours = board.count_at_least(board.side_to_move().opp(), Pattern4::EBlock4);
+            let quick = (kind == NodeKind::Quiet)
+                .then(|| quick_win(&mut board, true))
+                .flatten();
+            if let Some(plies) = quick {
+                let moves: Vec<String> = board.history().map(|p| format!("{p:?}")).collect();
+                assert!(wins_within_five(&mut board), "{}", moves.join(" "));
+                met[plies as usize] += 1;
+                against_fours += (plies == 5 && opp_fours > 0) as usize;
+                break;
+            }
+            // Without the combinations only the open four counts.
+            assert_ne!(quick_win(&mut board, false), Some(5));
+            let moves = board.candidates();
+            board.play(moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(
+        met[3] >= 10 && met[5] >= 20 && against_fours >= 5,
+        "{met:?} {against_fours}"
+    );
 }
