@@ -55,17 +55,13 @@ pub struct SearchParams {
     /// of a quiet node is searched a ply deeper when no other move comes near its score
     /// (SPRT at 1 s a move, against the search without it: see the README).
     pub se_depth: i32,
-    /// Plain fours the horizon VCF may play before it keeps to fours that build a three or
-    /// two beside them, unless its side's two previous moves were both such fours (Rapfi's
-    /// quiescence; 0: no limit).
-    pub qvcf_plain: i32,
-    /// 1: a node where the side to move has a four with an open three, or two open threes,
-    /// and the opponent no four to make, is a win in five plies without a search (freestyle);
-    /// 0: only an open four is.
-    pub quick_wins: i32,
     /// Margin per ply below the table score that the other moves must stay under for the
     /// table move to count as singular.
     pub se_margin: i32,
+    /// 1: a quiet node where the side to move has a four-three or a double three and the
+    /// opponent no four to make, or a four-three whose forced block makes none, is a win in
+    /// five plies without a search (freestyle; `threat::quick_win`); 0: only an open four is.
+    pub quick_wins: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).
     pub eval: EvalMix,
@@ -86,13 +82,7 @@ impl std::error::Error for ParamsError {}
 /// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
 /// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
-pub const SWITCHES: [&str; 5] = [
-    "lmp_cap",
-    "futility_tt",
-    "se_depth",
-    "qvcf_plain",
-    "quick_wins",
-];
+pub const SWITCHES: [&str; 4] = ["lmp_cap", "futility_tt", "se_depth", "quick_wins"];
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
@@ -122,7 +112,6 @@ impl SearchParams {
         lmr_cut: 0,
         se_depth: 6,
         se_margin: 10,
-        qvcf_plain: 0,
         quick_wins: 0,
         eval: EvalMix::PLAIN,
     };
@@ -155,7 +144,6 @@ impl SearchParams {
                 "lmr_cut",
                 "se_depth",
                 "se_margin",
-                "qvcf_plain",
                 "quick_wins",
                 "eval_shapes",
                 "eval_threat",
@@ -199,7 +187,6 @@ impl SearchParams {
             "lmr_cut" => &mut self.lmr_cut,
             "se_depth" => &mut self.se_depth,
             "se_margin" => &mut self.se_margin,
-            "qvcf_plain" => &mut self.qvcf_plain,
             "quick_wins" => &mut self.quick_wins,
             "eval_shapes" => &mut self.eval.shapes,
             "eval_threat" => &mut self.eval.threat,
@@ -230,7 +217,6 @@ impl SearchParams {
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),
             "se_depth" => (0, 40),
-            "qvcf_plain" => (0, 12),
             "quick_wins" => (0, 1),
             "se_margin" => (0, 1000),
             "eval_shapes" | "eval_threat" => (0, 400),

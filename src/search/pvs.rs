@@ -460,9 +460,8 @@ impl<'a> Search<'a> {
             return stand;
         }
         if self.board.count_at_least(me, Pattern4::EBlock4) > 0 {
-            let plain = self.params.qvcf_plain;
-            let found = ThreatSearch::new(self.board, self.tt, &mut self.budget)
-                .vcf_local(QVCF_FOURS, plain);
+            let found =
+                ThreatSearch::new(self.board, self.tt, &mut self.budget).vcf_local(QVCF_FOURS);
             if let Some(line) = found {
                 return WIN - ply - line.len() as i32;
             }

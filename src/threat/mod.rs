@@ -85,10 +85,6 @@ pub struct ThreatSearch<'a> {
     /// below its root only fours near the attacker's previous four are tried, and its
     /// results go under their own salt, so a local failure never poses as a full VCF's.
     local_below: Option<i32>,
-    /// In a horizon VCF, how many of the attacker's fours may be plain ones (`EBlock4`,
-    /// building nothing beside the four) before only stronger fours are tried, unless the
-    /// attacker's two previous moves were both stronger (0: no limit; see `vcf_local`).
-    plain_fours: i32,
 }
 
 impl<'a> ThreatSearch<'a> {
@@ -104,7 +100,6 @@ impl<'a> ThreatSearch<'a> {
             tt,
             budget,
             local_below: None,
-            plain_fours: 0,
         }
     }
 }

@@ -195,7 +195,7 @@ fn a_local_vcf_is_a_vcf_and_never_hides_a_full_one() {
         // The local search first, then the full one on the same table: a local failure
         // must not be recalled as the full search's.
         let (local, full_after) =
-            with_search(&mut board.clone(), |ts| (ts.vcf_local(12, 0), ts.vcf(12)));
+            with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
         assert_eq!(full_after.is_some(), full.is_some());
         if let Some(line) = &local {
             assert!(full.is_some(), "a local VCF is a VCF");
@@ -263,7 +263,7 @@ fn a_local_vcf_misses_two_distant_fours_and_leaves_the_full_vcf_its_table() {
         "{full:?}"
     );
     // The local search fails, and its failure, in the same table, does not hide the VCF.
-    let (local, after) = with_search(&mut board.clone(), |ts| (ts.vcf_local(12, 0), ts.vcf(12)));
+    let (local, after) = with_search(&mut board.clone(), |ts| (ts.vcf_local(12), ts.vcf(12)));
     assert_eq!(local, None);
     assert_eq!(after, Some(full));
 }

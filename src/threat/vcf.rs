@@ -27,34 +27,11 @@ impl ThreatSearch<'_> {
     /// A real VCF nearly always goes on near its last four, so this loses few wins and
     /// cuts most of the fours a failing search tries (`split_vcf_board` in the tests is a
     /// win it misses; the root's VCF and the safety net still search in full).
-    ///
-    /// With `plain_fours` > 0, once that many fours are on the board only fours that build
-    /// a three or two beside them (`DBlock4Plus` and up) are tried, unless the attacker's
-    /// two previous moves were both such fours (Rapfi's quiescence, SEARCH.md §5).
-    pub fn vcf_local(&mut self, max_fours: i32, plain_fours: i32) -> Option<ProofLine> {
+    pub fn vcf_local(&mut self, max_fours: i32) -> Option<ProofLine> {
         self.local_below = Some(max_fours);
-        self.plain_fours = plain_fours;
         let found = self.vcf(max_fours);
         self.local_below = None;
-        self.plain_fours = 0;
         found
-    }
-
-    /// Whether a local search's attacker node `depth` may try a plain four (see
-    /// `vcf_local`). An occupied cell keeps the shapes it had when its stone was placed, so
-    /// the attacker's previous moves' classes are read off the board.
-    fn plain_four_allowed(&self, me: Color, depth: i32) -> bool {
-        let Some(top) = self.local_below else {
-            return true;
-        };
-        if self.plain_fours <= 0 || top - depth < self.plain_fours {
-            return true;
-        }
-        [1, 3].iter().all(|&k| {
-            self.board
-                .recent_move(k)
-                .is_some_and(|p| self.board.p4(p, me) >= Pattern4::DBlock4Plus)
-        })
     }
 
     /// The table salt of this VCF's results: the local search's are kept apart.
@@ -111,12 +88,7 @@ impl ThreatSearch<'_> {
             (Some(top), Some(l)) if depth < top => Some(l),
             _ => None,
         };
-        let weakest = if self.plain_four_allowed(me, depth) {
-            Pattern4::EBlock4
-        } else {
-            Pattern4::DBlock4Plus
-        };
-        let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, weakest)
+        let mut moves: SmallVec<[Pos; 32]> = cells_at_least(self.board, me, Pattern4::EBlock4)
             .into_iter()
             .filter(|&p| self.board.p4(p, me) < Pattern4::AFive)
             .filter(|&p| local.is_none_or(|l| l.near_square2_line4(p)))
