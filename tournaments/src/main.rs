@@ -129,6 +129,10 @@ struct JudgeArgs {
     /// The engine's `INFO timeout_turn` (ms).
     #[arg(long, default_value_t = 500)]
     turn_ms: u64,
+    /// The engine's `INFO max_node` (not sent unless given): with an engine that honours
+    /// it, a run gives the same answers on any machine and under any load.
+    #[arg(long)]
+    engine_nodes: Option<u64>,
     /// The judge's `INFO max_node`.
     #[arg(long, default_value_t = 3_000_000)]
     judge_nodes: u64,
@@ -250,6 +254,7 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
         size: a.size,
         rule_bits: a.judging.rule,
         turn_ms: a.turn_ms,
+        engine_nodes: a.engine_nodes,
         judge_nodes: a.judge_nodes,
         judge_turn_ms: a.judging.judge_turn_ms,
         judge_threads: a.judging.judge_threads,

@@ -24,6 +24,7 @@ fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> O
         size: 20,
         rule_bits: 0,
         turn_ms: 500,
+        engine_nodes: None,
         judge_nodes: 20_000,
         judge_turn_ms: 5_000,
         judge_threads: 1,
@@ -264,4 +265,41 @@ fn wuzi_as_engine_and_judge() {
     let v = run(&opts, &[BLOCK]);
     assert_eq!(v[0].judge_raw.as_deref(), Some("+M1"), "{v:?}");
     assert_eq!((v[0].score.as_deref(), v[0].avoided), (Some("-M1"), false));
+}
+
+#[test]
+fn the_engines_own_claims_and_node_limit() {
+    let dir = scratch("judge-claims");
+    let engine = |score: &str| {
+        let line = format!("Depth 7-9 | Eval {score} | Time 3ms");
+        spec("engine", FAKE, &["say", &line])
+    };
+    let mut opts = options(engine("+M5"), says("-200"), Some(dir.clone()));
+    opts.engine_nodes = Some(123_456);
+    let v = run(&opts, &[BLOCK]);
+    assert_eq!(v[0].engine_eval.as_deref(), Some("+M5"));
+    assert!(v[0].engine_claims_win, "{v:?}");
+    let log = read(&dir.join("BLOCK-engine.log"));
+    assert!(log.contains("> INFO max_node 123456\n"), "{log}");
+
+    // A lost mate or a plain score claims nothing; without a limit none is sent.
+    let mut claims = Vec::new();
+    for score in ["-M4", "+350"] {
+        let opts = options(engine(score), says("-200"), Some(dir.clone()));
+        let w = run(&opts, &[BLOCK]);
+        assert!(!w[0].engine_claims_win, "{score}: {w:?}");
+        let log = read(&dir.join("BLOCK-engine.log"));
+        assert!(!log.contains("max_node"), "{log}");
+        claims.extend(w);
+    }
+    claims.extend(v);
+    let totals = judge::report::Totals::of(&claims);
+    assert_eq!(totals.claimed_wins, 1);
+    assert!(
+        totals
+            .line(-300)
+            .contains("; the engine's own score claimed a win in 1"),
+        "{}",
+        totals.line(-300)
+    );
 }

@@ -38,6 +38,9 @@ pub struct Options {
     pub rule_bits: u32,
     /// The engine's move time, `INFO timeout_turn` (ms).
     pub turn_ms: u64,
+    /// The engine's `INFO max_node`, if any: with an engine that honours it, the answers
+    /// no longer depend on the machine's speed or load.
+    pub engine_nodes: Option<u64>,
     /// The judge's `INFO max_node`.
     pub judge_nodes: u64,
     /// The judge's `INFO timeout_turn` (ms); its reply is due within this plus the tolerance.
@@ -106,6 +109,8 @@ pub struct Verdict {
     pub engine_ms: Option<u64>,
     /// The engine's own last reported score (its view), if it printed one.
     pub engine_eval: Option<String>,
+    /// Whether that score is a win it claims to have found (a mate for the engine).
+    pub engine_claims_win: bool,
     /// Why the engine gave no move.
     pub engine_fault: Option<Fault>,
     /// The judge's score as it printed it (the judge's view).
@@ -142,6 +147,7 @@ impl Verdict {
             engine_move: None,
             engine_ms: None,
             engine_eval: None,
+            engine_claims_win: false,
             engine_fault: None,
             judge_raw: None,
             score: None,
@@ -269,13 +275,16 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
     let mut v = Verdict::unanswered(&p.id, board.to_move());
     v.game_move = p.game_move.map(sgf);
     v.better_move = p.better.map(sgf);
-    let engine_infos = [
+    let mut engine_infos = vec![
         Info::TimeoutTurn(i64::try_from(opts.turn_ms).unwrap_or(i64::MAX)),
         Info::TimeoutMatch(0),
         Info::MaxMemory(opts.max_memory),
         Info::Rule(u64::from(opts.rule_bits)),
         Info::GameType(2),
     ];
+    if let Some(nodes) = opts.engine_nodes {
+        engine_infos.push(Info::MaxNode(i64::try_from(nodes).unwrap_or(i64::MAX)));
+    }
     let wait = Duration::from_millis(opts.turn_ms.saturating_add(opts.tolerance_ms));
     let log = log_for(opts.log_dir.as_deref(), &p.id, "engine");
     let talk = Talk::new(
@@ -289,6 +298,7 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
         Ok(answer) => {
             v.engine_ms = Some(answer.ms);
             v.engine_eval = answer.eval.map(|e| e.to_string());
+            v.engine_claims_win = matches!(answer.eval, Some(Eval::Mate { win: true, .. }));
             v.engine_move = Some(format!("{}", answer.at));
             match board.play(answer.at.x, answer.at.y) {
                 Err(e) => {

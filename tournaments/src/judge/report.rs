@@ -16,6 +16,9 @@ pub struct Totals {
     pub game_move: usize,
     /// Positions where the engine played the file's better move.
     pub better_move: usize,
+    /// Positions where the engine's own last score claimed a win (a mate for it): on won
+    /// positions, the wins it proved within its limit.
+    pub claimed_wins: usize,
     /// Positions with no usable engine move (start failed, timeout, crash, malformed,
     /// illegal); counted as not avoided.
     pub engine_faults: usize,
@@ -36,6 +39,7 @@ impl Totals {
             avoided: count(&|v| v.avoided),
             game_move: count(&|v| v.engine_fault.is_none() && same(v, &v.game_move)),
             better_move: count(&|v| v.engine_fault.is_none() && same(v, &v.better_move)),
+            claimed_wins: count(&|v| v.engine_claims_win),
             engine_faults: count(&|v| v.engine_fault.is_some()),
             judge_faults: count(&|v| v.judge_fault.is_some()),
             distinct: count(&|v| v.same_as.is_none()),
@@ -62,6 +66,10 @@ impl Totals {
                 self.distinct_avoided, self.distinct
             ));
         }
+        text.push_str(&format!(
+            "; the engine's own score claimed a win in {}",
+            self.claimed_wins
+        ));
         if self.engine_faults > 0 {
             text.push_str(&format!("; engine failed {}", self.engine_faults));
         }
@@ -167,6 +175,8 @@ pub struct RunInfo {
     pub judge: String,
     /// Engine move time (ms).
     pub turn_ms: u64,
+    /// The engine's `INFO max_node`, if one was sent.
+    pub engine_nodes: Option<u64>,
     /// Judge `max_node`.
     pub judge_nodes: u64,
     /// Judge `timeout_turn` (ms).
@@ -199,6 +209,7 @@ impl RunInfo {
             engine: engine.to_string(),
             judge: judge.to_string(),
             turn_ms: opts.turn_ms,
+            engine_nodes: opts.engine_nodes,
             judge_nodes: opts.judge_nodes,
             judge_turn_ms: opts.judge_turn_ms,
             judge_threads: opts.judge_threads,
@@ -216,12 +227,14 @@ impl RunInfo {
     /// One header line per setting.
     pub fn header(&self) -> String {
         format!(
-            "positions {}\nengine {} at {} ms a move\njudge {} at {} nodes (timeout_turn {} ms, \
+            "positions {}\nengine {} at {} ms a move{}\njudge {} at {} nodes (timeout_turn {} ms, \
              thread_num {})\nboard {}, rule {}, max_memory {}, tolerance {} ms{}, concurrency {}, \
              took {}\n",
             self.positions,
             self.engine,
             self.turn_ms,
+            self.engine_nodes
+                .map_or_else(String::new, |n| format!(" or {n} nodes")),
             self.judge,
             self.judge_nodes,
             self.judge_turn_ms,
