@@ -293,6 +293,12 @@ fn the_engines_own_claims_and_node_limit() {
         claims.extend(w);
     }
     claims.extend(v);
+    let csv = judge::report::csv(&claims);
+    assert!(csv.contains(",engine_eval,engine_claims_win,"), "{csv}");
+    assert!(
+        csv.contains(",+M5,true,") && csv.contains(",-M4,false,"),
+        "{csv}"
+    );
     let totals = judge::report::Totals::of(&claims);
     assert_eq!(totals.claimed_wins, 1);
     assert!(

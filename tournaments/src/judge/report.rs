@@ -281,8 +281,8 @@ fn csv_field(text: &str) -> String {
 /// `judge.csv`: one row per position.
 pub fn csv(verdicts: &[Verdict]) -> String {
     let mut out = String::from(
-        "id,side,engine_move,engine_ms,engine_eval,game_move,better_move,judge_raw,score,\
-         score_cp,score_mate,judge_ms,avoided,engine_fault,judge_fault,same_as\n",
+        "id,side,engine_move,engine_ms,engine_eval,engine_claims_win,game_move,better_move,\
+         judge_raw,score,score_cp,score_mate,judge_ms,avoided,engine_fault,judge_fault,same_as\n",
     );
     let num = |n: Option<i64>| n.map_or(String::new(), |n| n.to_string());
     let fault = |f: &Option<super::Fault>| {
@@ -296,6 +296,7 @@ pub fn csv(verdicts: &[Verdict]) -> String {
             v.engine_move.clone().unwrap_or_default(),
             num(v.engine_ms.map(|m| m as i64)),
             v.engine_eval.clone().unwrap_or_default(),
+            v.engine_claims_win.to_string(),
             v.game_move.clone().unwrap_or_default(),
             v.better_move.clone().unwrap_or_default(),
             v.judge_raw.clone().unwrap_or_default(),
