@@ -275,16 +275,13 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
     let mut v = Verdict::unanswered(&p.id, board.to_move());
     v.game_move = p.game_move.map(sgf);
     v.better_move = p.better.map(sgf);
-    let mut engine_infos = vec![
-        Info::TimeoutTurn(i64::try_from(opts.turn_ms).unwrap_or(i64::MAX)),
-        Info::TimeoutMatch(0),
-        Info::MaxMemory(opts.max_memory),
-        Info::Rule(u64::from(opts.rule_bits)),
-        Info::GameType(2),
-    ];
-    if let Some(nodes) = opts.engine_nodes {
-        engine_infos.push(Info::MaxNode(i64::try_from(nodes).unwrap_or(i64::MAX)));
-    }
+    let engine_infos = infos(
+        opts.turn_ms,
+        opts.max_memory,
+        opts.rule_bits,
+        opts.engine_nodes,
+        0,
+    );
     let wait = Duration::from_millis(opts.turn_ms.saturating_add(opts.tolerance_ms));
     let log = log_for(opts.log_dir.as_deref(), &p.id, "engine");
     let talk = Talk::new(
@@ -358,20 +355,13 @@ pub struct Judge<'a> {
 impl Judge<'_> {
     /// The `INFO` lines the judge gets before a position.
     fn infos(&self) -> Vec<Info> {
-        let mut infos = vec![
-            Info::TimeoutTurn(i64::try_from(self.turn_ms).unwrap_or(i64::MAX)),
-            Info::TimeoutMatch(0),
-            Info::MaxMemory(self.max_memory),
-            Info::Rule(u64::from(self.rule_bits)),
-            Info::GameType(2),
-            Info::MaxNode(i64::try_from(self.nodes).unwrap_or(i64::MAX)),
-        ];
-        if self.threads > 0 {
-            infos.push(Info::ThreadNum(
-                i64::try_from(self.threads).unwrap_or(i64::MAX),
-            ));
-        }
-        infos
+        infos(
+            self.turn_ms,
+            self.max_memory,
+            self.rule_bits,
+            Some(self.nodes),
+            self.threads,
+        )
     }
 
     /// The judge's move and score (its own view) for the side to move in `board`, from a
@@ -405,6 +395,33 @@ impl Options {
             log_dir: self.log_dir.as_deref(),
         }
     }
+}
+
+/// The `INFO` lines an engine (tested or judging) gets before a position: its move time, no
+/// match clock, the memory, the rule, a single game, then `max_node` if given and
+/// `thread_num` if not 0.
+fn infos(
+    turn_ms: u64,
+    max_memory: u64,
+    rule_bits: u32,
+    nodes: Option<u64>,
+    threads: u64,
+) -> Vec<Info> {
+    let count = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    let mut infos = vec![
+        Info::TimeoutTurn(count(turn_ms)),
+        Info::TimeoutMatch(0),
+        Info::MaxMemory(max_memory),
+        Info::Rule(u64::from(rule_bits)),
+        Info::GameType(2),
+    ];
+    if let Some(nodes) = nodes {
+        infos.push(Info::MaxNode(count(nodes)));
+    }
+    if threads > 0 {
+        infos.push(Info::ThreadNum(count(threads)));
+    }
+    infos
 }
 
 fn ask_judge(opts: &Options, p: &Position, board: &Board, v: &mut Verdict) {
