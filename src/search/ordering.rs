@@ -27,6 +27,9 @@ const TT_MOVE_BONUS: i32 = 1 << 24;
 /// `history_cap` (the killers' bonuses are parameters too).
 const HISTORY_SHIFT: u32 = 4;
 
+/// The quiet moves a node searched before its cutoff (the history's malus goes to them).
+pub(super) type Tried = SmallVec<[Pos; 16]>;
+
 /// The moves of one node, handed out best first.
 pub(super) struct MovePicker {
     keys: SmallVec<[i64; 64]>,
@@ -161,6 +164,8 @@ impl Search<'_> {
             s += p.killer[0];
         } else if m == killers[1] {
             s += p.killer[1];
+        } else if p.counter_move > 0 && m == self.counter_of_last() {
+            s += p.counter_move;
         }
         s += self.history_bonus(m);
         pack_order(s, m)
@@ -170,18 +175,97 @@ impl Search<'_> {
     #[inline]
     pub(super) fn history_bonus(&self, m: Pos) -> i32 {
         let me = self.board.side_to_move();
-        (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).min(self.params.history_cap)
+        let cap = self.params.history_cap;
+        (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).clamp(-cap, cap)
     }
 
-    /// Remember a quiet move that cut off at `ply` after a search of `depth`.
-    pub(super) fn reward(&mut self, m: Pos, ply: usize, depth: i32) {
+    /// The counter move of the opponent's last move (`Pos::NONE`: none yet).
+    #[inline]
+    fn counter_of_last(&self) -> Pos {
+        let me = self.board.side_to_move();
+        self.board
+            .recent_move(0)
+            .map_or(Pos::NONE, |last| self.counters[me.idx()][last.index()])
+    }
+
+    /// Remember a quiet move that cut off at `ply` after a search of `depth`, and that the
+    /// quiet moves `tried` before it did not (`history_malus` percent of the reward each).
+    pub(super) fn reward(&mut self, m: Pos, ply: usize, depth: i32, tried: &[Pos]) {
         let me = self.board.side_to_move();
         let k = &mut self.killers[ply];
         if k[0] != m {
             k[1] = k[0];
             k[0] = m;
         }
-        let h = &mut self.history[me.idx()][m.index()];
-        *h = (*h + depth * depth).min(1 << 20);
+        if let Some(last) = self.board.recent_move(0) {
+            self.counters[me.idx()][last.index()] = m;
+        }
+        const LIMIT: i32 = 1 << 20;
+        let history = &mut self.history[me.idx()];
+        let h = &mut history[m.index()];
+        *h = (*h + depth * depth).min(LIMIT);
+        let malus = depth * depth * self.params.history_malus / 100;
+        if malus > 0 {
+            for t in tried {
+                let h = &mut history[t.index()];
+                *h = (*h - malus).max(-LIMIT);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::budget::Budget;
+    use crate::search::params::SearchParams;
+    use crate::tt::TranspositionTable;
+    use crate::types::Rule;
+
+    /// The ordering score `order_key` gives `m` at ply 3 (its key without the cell).
+    fn order_score(s: &Search, m: Pos) -> i64 {
+        let near = s.locality();
+        s.order_key(m, Pos::NONE, 3, &near) >> 16
+    }
+
+    /// Each of three moves' ordering score, before and after a cutoff by the first at ply
+    /// 5 (not the ply scored: no killer bonus) after 8 plies, with the second tried before
+    /// it, under `params`.
+    fn scores_around_a_cutoff(params: SearchParams) -> ([i64; 3], [i64; 3], [Pos; 2]) {
+        let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
+        board.play(Pos::new(10, 10));
+        board.play(Pos::new(11, 11));
+        let mut tt = TranspositionTable::with_bytes(0);
+        let mut s = Search::new(&mut board, &mut tt, Budget::new(1, None), params);
+        let moves = [Pos::new(9, 9), Pos::new(12, 12), Pos::new(9, 11)];
+        let before = moves.map(|m| order_score(&s, m));
+        s.reward(moves[0], 5, 8, &[moves[1]]);
+        let after = moves.map(|m| order_score(&s, m));
+        // The counter move belongs to the opponent's last move, not to the next one.
+        let counter = s.counter_of_last();
+        s.board.play(Pos::new(5, 5));
+        s.board.play(Pos::new(6, 6));
+        let later = s.counter_of_last();
+        (before, after, [counter, later])
+    }
+
+    #[test]
+    fn a_cutoff_moves_history_and_counter_move_and_the_malus_of_the_moves_before_it() {
+        let params = SearchParams {
+            history_malus: 50,
+            counter_move: 250,
+            ..SearchParams::DEFAULT
+        };
+        let (before, after, counters) = scores_around_a_cutoff(params);
+        // The cut move: history 64 >> 4 = 4, plus the counter move's bonus.
+        assert_eq!(after[0] - before[0], 4 + 250);
+        // The move tried before it: half the reward taken, 32 >> 4 = 2.
+        assert_eq!(after[1] - before[1], -2);
+        assert_eq!(after[2], before[2]);
+        assert_eq!(counters, [Pos::new(9, 9), Pos::NONE]);
+        // With both numbers at 0 (the default), a cutoff only adds its history.
+        let (before, after, _) = scores_around_a_cutoff(SearchParams::DEFAULT);
+        assert_eq!(after, [before[0] + 4, before[1], before[2]]);
     }
 }

@@ -22,6 +22,12 @@ pub struct SearchParams {
     pub killer: [i32; 2],
     /// Cap of a move's (scaled) history bonus.
     pub history_cap: i32,
+    /// Percent of a cutoff's history reward taken from each quiet move the node tried
+    /// before the one that cut off (0: off; the history then only grows).
+    pub history_malus: i32,
+    /// Ordering bonus of the quiet move that last cut off in reply to the opponent's last
+    /// move (the counter move; 0: off).
+    pub counter_move: i32,
     /// Late-move pruning keeps `lmp_base + lmp_quad · d² / 8` moves at depth `d`.
     pub lmp_base: i32,
     /// See `lmp_base`.
@@ -113,6 +119,8 @@ impl SearchParams {
         },
         killer: [400, 300],
         history_cap: 300,
+        history_malus: 0,
+        counter_move: 0,
         lmp_base: 3,
         lmp_quad: 8,
         lmp_cap: 0,
@@ -145,6 +153,8 @@ impl SearchParams {
                 "killer.0",
                 "killer.1",
                 "history_cap",
+                "history_malus",
+                "counter_move",
                 "lmp_base",
                 "lmp_quad",
                 "lmp_cap",
@@ -188,6 +198,8 @@ impl SearchParams {
             "killer.0" => &mut self.killer[0],
             "killer.1" => &mut self.killer[1],
             "history_cap" => &mut self.history_cap,
+            "history_malus" => &mut self.history_malus,
+            "counter_move" => &mut self.counter_move,
             "lmp_base" => &mut self.lmp_base,
             "lmp_quad" => &mut self.lmp_quad,
             "lmp_cap" => &mut self.lmp_cap,
@@ -228,6 +240,7 @@ impl SearchParams {
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),
             "order_policy" => (0, 400),
+            "history_malus" => (0, 400),
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),

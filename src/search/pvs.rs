@@ -4,7 +4,7 @@
 //! futility, the singular test, move generation, the move loop with late-move pruning,
 //! reductions and the singular extension, and the store. VCF is the quiescence.
 
-use super::ordering::MovePicker;
+use super::ordering::{MovePicker, Tried};
 use super::params::SearchParams;
 use super::selectivity::{is_counter_four, plies, reduction, without_move, PLY};
 use crate::board::{five_cells, Board, MoveList};
@@ -31,6 +31,8 @@ pub struct Search<'a> {
     pub(super) budget: Budget,
     pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
     pub(super) history: Box<[[i32; NUM_CELLS]; 2]>,
+    /// The quiet move that last cut off, by side to move and the opponent's last move.
+    pub(super) counters: Box<[[Pos; NUM_CELLS]; 2]>,
     seldepth: i32,
     pub(super) pv: Vec<Vec<Pos>>,
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
@@ -72,6 +74,7 @@ impl<'a> Search<'a> {
             budget,
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; NUM_CELLS]; 2]),
+            counters: Box::new([[Pos::NONE; NUM_CELLS]; 2]),
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
@@ -356,6 +359,8 @@ impl<'a> Search<'a> {
         let mut best_move = picker.first_generated();
         // Whether a move of this quiet node has raised alpha (see `reduction`).
         let mut raised = false;
+        // The quiet moves searched so far, for the history's malus.
+        let mut tried = Tried::new();
         let excluded = self.excluded_at[up];
         while let Some((i, m)) = picker.next() {
             if m == excluded {
@@ -397,6 +402,9 @@ impl<'a> Search<'a> {
             if self.budget.stopped() {
                 return Err(best.max(alpha));
             }
+            if quiet_node && own_class < Pattern4::EBlock4 && tried.len() < tried.inline_size() {
+                tried.push(m);
+            }
             if score > best {
                 best = score;
                 best_move = m;
@@ -411,7 +419,7 @@ impl<'a> Search<'a> {
                         if quiet_node {
                             self.cut_by_place[i.min(CUT_PLACES - 1)] += 1;
                             if own_class < Pattern4::EBlock4 {
-                                self.reward(m, up, plies(depth));
+                                self.reward(m, up, plies(depth), &tried);
                             }
                         }
                         break;
