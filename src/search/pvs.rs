@@ -402,9 +402,6 @@ impl<'a> Search<'a> {
             if self.budget.stopped() {
                 return Err(best.max(alpha));
             }
-            if quiet_node && own_class < Pattern4::EBlock4 && tried.len() < tried.inline_size() {
-                tried.push(m);
-            }
             if score > best {
                 best = score;
                 best_move = m;
@@ -425,6 +422,10 @@ impl<'a> Search<'a> {
                         break;
                     }
                 }
+            }
+            // Searched and did not cut off: the malus's share if a later move does.
+            if quiet_node && own_class < Pattern4::EBlock4 && tried.len() < tried.inline_size() {
+                tried.push(m);
             }
         }
         Ok((best, best_move))
