@@ -361,6 +361,7 @@ impl<'a> Search<'a> {
         let mut raised = false;
         // The quiet moves searched so far, for the history's malus.
         let mut tried = Tried::new();
+        let malus_on = quiet_node && self.params.history_malus > 0;
         let excluded = self.excluded_at[up];
         while let Some((i, m)) = picker.next() {
             if m == excluded {
@@ -423,8 +424,9 @@ impl<'a> Search<'a> {
                     }
                 }
             }
-            // Searched and did not cut off: the malus's share if a later move does.
-            if quiet_node && own_class < Pattern4::EBlock4 && tried.len() < tried.inline_size() {
+            // Searched and did not cut off: the malus's share if a later move does (kept
+            // only when the malus is on, so the default loop does no extra work).
+            if malus_on && own_class < Pattern4::EBlock4 && tried.len() < tried.inline_size() {
                 tried.push(m);
             }
         }
