@@ -264,8 +264,13 @@ mod tests {
         assert_eq!(after[1] - before[1], -2);
         assert_eq!(after[2], before[2]);
         assert_eq!(counters, [Pos::new(9, 9), Pos::NONE]);
-        // With both numbers at 0 (the default), a cutoff only adds its history.
-        let (before, after, _) = scores_around_a_cutoff(SearchParams::DEFAULT);
+        // With both numbers at 0, a cutoff only adds its history.
+        let off = SearchParams {
+            history_malus: 0,
+            counter_move: 0,
+            ..SearchParams::DEFAULT
+        };
+        let (before, after, _) = scores_around_a_cutoff(off);
         assert_eq!(after, [before[0] + 4, before[1], before[2]]);
     }
 }

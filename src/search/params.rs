@@ -26,7 +26,7 @@ pub struct SearchParams {
     /// before the one that cut off (0: off; the history then only grows).
     pub history_malus: i32,
     /// Ordering bonus of the quiet move that last cut off in reply to the opponent's last
-    /// move (the counter move; 0: off).
+    /// move (the counter move; 0: off; 150 since session 47's SPRT).
     pub counter_move: i32,
     /// Late-move pruning keeps `lmp_base + lmp_quad · d² / 8` moves at depth `d`.
     pub lmp_base: i32,
@@ -120,7 +120,8 @@ impl SearchParams {
         killer: [400, 300],
         history_cap: 300,
         history_malus: 0,
-        counter_move: 0,
+        // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1244 games).
+        counter_move: 150,
         lmp_base: 3,
         lmp_quad: 8,
         lmp_cap: 0,
