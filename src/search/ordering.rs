@@ -27,6 +27,16 @@ const TT_MOVE_BONUS: i32 = 1 << 24;
 /// `history_cap` (the killers' bonuses are parameters too).
 const HISTORY_SHIFT: u32 = 4;
 
+/// Which earlier move a remembered reply answers; the value is its age in plies
+/// (`Board::recent_move`).
+#[derive(Clone, Copy)]
+pub(super) enum Reply {
+    /// The counter move: the reply to the opponent's last move.
+    Counter = 0,
+    /// The follow-up move: the move after the side to move's own previous one.
+    FollowUp = 1,
+}
+
 /// The quiet moves a node searched before its cutoff (the history's malus goes to them).
 pub(super) type Tried = SmallVec<[Pos; 16]>;
 
@@ -164,8 +174,10 @@ impl Search<'_> {
             s += p.killer[0];
         } else if m == killers[1] {
             s += p.killer[1];
-        } else if p.counter_move > 0 && m == self.counter_of_last() {
+        } else if p.counter_move > 0 && m == self.reply_to(Reply::Counter) {
             s += p.counter_move;
+        } else if p.followup_move > 0 && m == self.reply_to(Reply::FollowUp) {
+            s += p.followup_move;
         }
         s += self.history_bonus(m);
         pack_order(s, m)
@@ -179,13 +191,16 @@ impl Search<'_> {
         (self.history[me.idx()][m.index()] >> HISTORY_SHIFT).clamp(-cap, cap)
     }
 
-    /// The counter move of the opponent's last move (`Pos::NONE`: none yet).
+    /// The side to move's quiet move that last cut off after the move `kind` names
+    /// (`Pos::NONE`: none yet).
     #[inline]
-    fn counter_of_last(&self) -> Pos {
+    fn reply_to(&self, kind: Reply) -> Pos {
         let me = self.board.side_to_move();
         self.board
-            .recent_move(0)
-            .map_or(Pos::NONE, |last| self.counters[me.idx()][last.index()])
+            .recent_move(kind as usize)
+            .map_or(Pos::NONE, |before| {
+                self.counters[kind as usize][me.idx()][before.index()]
+            })
     }
 
     /// Remember a quiet move that cut off at `ply` after a search of `depth`, and that the
@@ -197,8 +212,10 @@ impl Search<'_> {
             k[1] = k[0];
             k[0] = m;
         }
-        if let Some(last) = self.board.recent_move(0) {
-            self.counters[me.idx()][last.index()] = m;
+        for kind in [Reply::Counter, Reply::FollowUp] {
+            if let Some(before) = self.board.recent_move(kind as usize) {
+                self.counters[kind as usize][me.idx()][before.index()] = m;
+            }
         }
         const LIMIT: i32 = 1 << 20;
         let history = &mut self.history[me.idx()];
@@ -231,8 +248,9 @@ mod tests {
 
     /// Each of three moves' ordering score, before and after a cutoff by the first at ply
     /// 5 (not the ply scored: no killer bonus) after 8 plies, with the second tried before
-    /// it, under `params`.
-    fn scores_around_a_cutoff(params: SearchParams) -> ([i64; 3], [i64; 3], [Pos; 2]) {
+    /// it, under `params`; and the remembered counter and follow-up moves, right after the
+    /// cutoff and two plies later.
+    fn scores_around_a_cutoff(params: SearchParams) -> ([i64; 3], [i64; 3], [[Pos; 2]; 2]) {
         let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
         board.play(Pos::new(10, 10));
         board.play(Pos::new(11, 11));
@@ -242,12 +260,11 @@ mod tests {
         let before = moves.map(|m| order_score(&s, m));
         s.reward(moves[0], 5, 8, &[moves[1]]);
         let after = moves.map(|m| order_score(&s, m));
-        // The counter move belongs to the opponent's last move, not to the next one.
-        let counter = s.counter_of_last();
+        let replies = |s: &Search| [Reply::Counter, Reply::FollowUp].map(|k| s.reply_to(k));
+        let now = replies(&s);
         s.board.play(Pos::new(5, 5));
         s.board.play(Pos::new(6, 6));
-        let later = s.counter_of_last();
-        (before, after, [counter, later])
+        (before, after, [now, replies(&s)])
     }
 
     #[test]
@@ -255,19 +272,32 @@ mod tests {
         let params = SearchParams {
             history_malus: 50,
             counter_move: 250,
+            followup_move: 120,
             ..SearchParams::DEFAULT
         };
-        let (before, after, counters) = scores_around_a_cutoff(params);
-        // The cut move: history 64 >> 4 = 4, plus the counter move's bonus.
+        let (before, after, replies) = scores_around_a_cutoff(params);
+        // The cut move: history 64 >> 4 = 4, plus the counter move's bonus (a counter move
+        // takes no follow-up bonus as well).
         assert_eq!(after[0] - before[0], 4 + 250);
         // The move tried before it: half the reward taken, 32 >> 4 = 2.
         assert_eq!(after[1] - before[1], -2);
         assert_eq!(after[2], before[2]);
-        assert_eq!(counters, [Pos::new(9, 9), Pos::NONE]);
-        // With both numbers at 0, a cutoff only adds its history.
+        // Both replies belong to the moves before the cutoff (white's 11,11 and black's
+        // own 10,10), not to the next ones.
+        assert_eq!(replies, [[Pos::new(9, 9); 2], [Pos::NONE; 2]]);
+        // The follow-up move alone.
+        let followup = SearchParams {
+            counter_move: 0,
+            followup_move: 120,
+            ..SearchParams::DEFAULT
+        };
+        let (before, after, _) = scores_around_a_cutoff(followup);
+        assert_eq!(after[0] - before[0], 4 + 120);
+        // With the three numbers at 0, a cutoff only adds its history.
         let off = SearchParams {
             history_malus: 0,
             counter_move: 0,
+            followup_move: 0,
             ..SearchParams::DEFAULT
         };
         let (before, after, _) = scores_around_a_cutoff(off);

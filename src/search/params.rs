@@ -28,6 +28,9 @@ pub struct SearchParams {
     /// Ordering bonus of the quiet move that last cut off in reply to the opponent's last
     /// move (the counter move; 0: off; 150 since session 47's SPRT).
     pub counter_move: i32,
+    /// Ordering bonus of the quiet move that last cut off after the side to move's own
+    /// previous move (the follow-up move; 0: off).
+    pub followup_move: i32,
     /// Late-move pruning keeps `lmp_base + lmp_quad · d² / 8` moves at depth `d`.
     pub lmp_base: i32,
     /// See `lmp_base`.
@@ -122,6 +125,7 @@ impl SearchParams {
         history_malus: 0,
         // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1244 games).
         counter_move: 150,
+        followup_move: 0,
         lmp_base: 3,
         lmp_quad: 8,
         lmp_cap: 0,
@@ -156,6 +160,7 @@ impl SearchParams {
                 "history_cap",
                 "history_malus",
                 "counter_move",
+                "followup_move",
                 "lmp_base",
                 "lmp_quad",
                 "lmp_cap",
@@ -201,6 +206,7 @@ impl SearchParams {
             "history_cap" => &mut self.history_cap,
             "history_malus" => &mut self.history_malus,
             "counter_move" => &mut self.counter_move,
+            "followup_move" => &mut self.followup_move,
             "lmp_base" => &mut self.lmp_base,
             "lmp_quad" => &mut self.lmp_quad,
             "lmp_cap" => &mut self.lmp_cap,
