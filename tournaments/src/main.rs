@@ -94,8 +94,10 @@ struct MistakesArgs {
 #[derive(clap::Args)]
 struct JudgingArgs {
     /// The judge engine: a command line split at blanks (a path, or a name on PATH).
+    /// `mistakes` needs one; `judge` without one scores no position, and counts only the
+    /// engine's moves, its own claims of a win and its fives (a proof count on won positions).
     #[arg(long, value_name = "CMD")]
-    judge: String,
+    judge: Option<String>,
     /// The judge's `INFO timeout_turn` (ms): generous, the node limit should bind.
     #[arg(long, default_value_t = 300_000)]
     judge_turn_ms: u64,
@@ -250,7 +252,12 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
     }
     let opts = judge::Options {
         engine: judge::engine_from_command("engine", &a.engine)?,
-        judge: judge::engine_from_command("judge", &a.judging.judge)?,
+        judge: a
+            .judging
+            .judge
+            .as_deref()
+            .map(|cmd| judge::engine_from_command("judge", cmd))
+            .transpose()?,
         size: a.size,
         rule_bits: a.judging.rule,
         turn_ms: a.turn_ms,
@@ -269,11 +276,12 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let verdicts = judge::run(&opts, &list)?;
     let ms = started.elapsed().as_millis() as u64;
-    let run = report::RunInfo::new(&opts, &a.positions, &a.engine, &a.judging.judge, ms);
+    let judge = a.judging.judge.as_deref();
+    let run = report::RunInfo::new(&opts, &a.positions, &a.engine, judge, ms);
     let totals = report::Totals::of(&verdicts);
     console::line(&run.header());
     console::line(&report::table(&verdicts));
-    console::line(&totals.line(a.threshold));
+    console::line(&run.total_line(&totals));
     if let Some(dir) = &a.out {
         report::write(dir, &run, &verdicts)?;
         console::line(&format!("written: {}", dir.display()));
@@ -300,6 +308,11 @@ fn mistakes(a: &MistakesArgs) -> ExitCode {
 
 fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
     use wuzi_tournament::judge::{self, mistakes};
+    let judge_cmd = a
+        .judging
+        .judge
+        .as_deref()
+        .ok_or("mistakes needs a judge (--judge CMD)")?;
     let mut games = Vec::new();
     for path in &a.games {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -329,7 +342,7 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
     if let Some(dir) = &a.logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    let spec = judge::engine_from_command("judge", &a.judging.judge)?;
+    let spec = judge::engine_from_command("judge", judge_cmd)?;
     let asker = judge::Judge {
         spec: &spec,
         nodes: a.judge_nodes,
@@ -358,7 +371,7 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
             player: &a.player,
             games: &a.games,
             scanned: games.len(),
-            judge: &a.judging.judge,
+            judge: judge_cmd,
             nodes: a.judge_nodes,
             limits,
             seconds: started.elapsed().as_secs(),

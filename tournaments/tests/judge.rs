@@ -20,7 +20,7 @@ const WIN: &str = "WIN | dd kk fd kl hd km dp kn pp | - | ko | own five";
 fn options(engine: EngineSpec, judge: EngineSpec, log_dir: Option<PathBuf>) -> Options {
     Options {
         engine,
-        judge,
+        judge: Some(judge),
         size: 20,
         rule_bits: 0,
         turn_ms: 500,
@@ -222,6 +222,61 @@ fn the_command_prints_and_writes_the_figure() {
     assert!(
         stdout.contains("avoided 0 of 1") && stdout.contains("judge failed 1"),
         "{stdout}"
+    );
+
+    // No judge: only the engine is asked; its claims and fives are counted, and no
+    // position is scored otherwise.
+    let claims = format!("{FAKE} say Speed|1K|Eval|+M5");
+    let out = Command::new(RUNNER)
+        .args(["judge", "--positions"])
+        .arg(&file)
+        .args(["--engine", &claims, "--out"])
+        .arg(dir.join("nojudge"))
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains("no judge: only the engine's own claims and fives are counted"),
+        "{stdout}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&read(&dir.join("nojudge/judge.json")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(json["run"]["judge"].is_null(), "{json}");
+    let claimed = json["totals"]["claimed_wins"].as_u64().unwrap_or(0);
+    let fives = json["totals"]["fives"].as_u64().unwrap_or(0);
+    assert!(
+        stdout.contains(&format!(
+            "no judge: the engine's own score claimed a win in {claimed} of 3; it made five in {fives};"
+        )),
+        "{stdout}"
+    );
+    assert_eq!(claimed, 3, "{json}");
+    // A position is avoided only by a five, and no row has a judge's score.
+    for row in json["positions"].as_array().into_iter().flatten() {
+        assert!(
+            row["judge_raw"].is_null() && row["judge_fault"].is_null(),
+            "{row}"
+        );
+        assert_eq!(row["avoided"], row["score_mate"] == 0, "{row}");
+    }
+    assert!(!dir.join("nojudge/logs/BLOCK-judge.log").exists());
+
+    // `mistakes` cannot do without one.
+    let out = Command::new(RUNNER)
+        .args(["mistakes", "--player", "Wuzi"])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("mistakes needs a judge"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 
     // Bad input is refused before any engine starts.

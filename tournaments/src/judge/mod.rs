@@ -6,6 +6,8 @@
 //!
 //! The engine's side is the side to move in the position; the judge plays the other side,
 //! so its score is negated. A move that makes five is a win without asking the judge.
+//! Without a judge only the engine is asked: its moves, its own claims of a win (on a file
+//! of won positions, the wins it proves) and its fives are counted.
 
 pub mod mistakes;
 pub mod positions;
@@ -30,8 +32,8 @@ use std::time::{Duration, Instant};
 pub struct Options {
     /// The engine under test.
     pub engine: EngineSpec,
-    /// The engine whose score decides.
-    pub judge: EngineSpec,
+    /// The engine whose score decides (`None`: no position is scored but by a five).
+    pub judge: Option<EngineSpec>,
     /// Board side.
     pub size: usize,
     /// `INFO rule` bits sent to both engines.
@@ -314,8 +316,8 @@ pub fn judge_position(opts: &Options, rule: Rule, p: &Position) -> Verdict {
                         );
                     } else if board.is_full() {
                         set_score(&mut v, Eval::Cp(0));
-                    } else {
-                        ask_judge(opts, p, &board, &mut v);
+                    } else if let Some(judge) = opts.judge() {
+                        ask_judge(judge, p, &board, &mut v);
                     }
                 }
             }
@@ -380,10 +382,10 @@ impl Judge<'_> {
 }
 
 impl Options {
-    /// The judge as this run asks it.
-    fn judge(&self) -> Judge<'_> {
-        Judge {
-            spec: &self.judge,
+    /// The judge as this run asks it, if it has one.
+    fn judge(&self) -> Option<Judge<'_>> {
+        Some(Judge {
+            spec: self.judge.as_ref()?,
             nodes: self.judge_nodes,
             turn_ms: self.judge_turn_ms,
             threads: self.judge_threads,
@@ -393,7 +395,7 @@ impl Options {
             lenient_replies: self.lenient_replies,
             start_ms: self.turn_ms,
             log_dir: self.log_dir.as_deref(),
-        }
+        })
     }
 }
 
@@ -424,8 +426,8 @@ fn infos(
     infos
 }
 
-fn ask_judge(opts: &Options, p: &Position, board: &Board, v: &mut Verdict) {
-    match opts.judge().ask(board, &p.id, "judge") {
+fn ask_judge(judge: Judge, p: &Position, board: &Board, v: &mut Verdict) {
+    match judge.ask(board, &p.id, "judge") {
         Err(f) => v.judge_fault = Some(f),
         Ok(answer) => {
             v.judge_ms = Some(answer.ms);

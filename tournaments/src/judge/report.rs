@@ -19,6 +19,8 @@ pub struct Totals {
     /// Positions where the engine's own last score claimed a win (a mate for it): on won
     /// positions, the wins it proved within its limit.
     pub claimed_wins: usize,
+    /// Positions where the engine's move made five.
+    pub fives: usize,
     /// Positions with no usable engine move (start failed, timeout, crash, malformed,
     /// illegal); counted as not avoided.
     pub engine_faults: usize,
@@ -40,6 +42,7 @@ impl Totals {
             game_move: count(&|v| v.engine_fault.is_none() && same(v, &v.game_move)),
             better_move: count(&|v| v.engine_fault.is_none() && same(v, &v.better_move)),
             claimed_wins: count(&|v| v.engine_claims_win),
+            fives: count(&|v| v.score_mate == Some(0)),
             engine_faults: count(&|v| v.engine_fault.is_some()),
             judge_faults: count(&|v| v.judge_fault.is_some()),
             distinct: count(&|v| v.same_as.is_none()),
@@ -70,9 +73,7 @@ impl Totals {
             "; the engine's own score claimed a win in {}",
             self.claimed_wins
         ));
-        if self.engine_faults > 0 {
-            text.push_str(&format!("; engine failed {}", self.engine_faults));
-        }
+        self.push_engine_faults(&mut text);
         if self.judge_faults > 0 {
             text.push_str(&format!(
                 "; judge failed {} (counted as not avoided)",
@@ -80,6 +81,23 @@ impl Totals {
             ));
         }
         text
+    }
+
+    /// The total of a run without a judge: the engine's own claims, its fives and its moves.
+    pub fn unjudged_line(&self) -> String {
+        let mut text = format!(
+            "no judge: the engine's own score claimed a win in {} of {}; it made five in {}; \
+             game move repeated {}, better move played {}",
+            self.claimed_wins, self.positions, self.fives, self.game_move, self.better_move
+        );
+        self.push_engine_faults(&mut text);
+        text
+    }
+
+    fn push_engine_faults(&self, text: &mut String) {
+        if self.engine_faults > 0 {
+            text.push_str(&format!("; engine failed {}", self.engine_faults));
+        }
     }
 }
 
@@ -171,8 +189,8 @@ pub struct RunInfo {
     pub positions: String,
     /// The engine's command line.
     pub engine: String,
-    /// The judge's command line.
-    pub judge: String,
+    /// The judge's command line (`None`: no judge).
+    pub judge: Option<String>,
     /// Engine move time (ms).
     pub turn_ms: u64,
     /// The engine's `INFO max_node`, if one was sent.
@@ -203,11 +221,17 @@ pub struct RunInfo {
 
 impl RunInfo {
     /// The settings of `opts`, with the command lines as given.
-    pub fn new(opts: &Options, positions: &Path, engine: &str, judge: &str, ms: u64) -> RunInfo {
+    pub fn new(
+        opts: &Options,
+        positions: &Path,
+        engine: &str,
+        judge: Option<&str>,
+        ms: u64,
+    ) -> RunInfo {
         RunInfo {
             positions: positions.display().to_string(),
             engine: engine.to_string(),
-            judge: judge.to_string(),
+            judge: judge.map(str::to_string),
             turn_ms: opts.turn_ms,
             engine_nodes: opts.engine_nodes,
             judge_nodes: opts.judge_nodes,
@@ -226,19 +250,21 @@ impl RunInfo {
 
     /// One header line per setting.
     pub fn header(&self) -> String {
+        let judge = match &self.judge {
+            Some(judge) => format!(
+                "judge {judge} at {} nodes (timeout_turn {} ms, thread_num {})",
+                self.judge_nodes, self.judge_turn_ms, self.judge_threads
+            ),
+            None => "no judge: only the engine's own claims and fives are counted".to_string(),
+        };
         format!(
-            "positions {}\nengine {} at {} ms a move{}\njudge {} at {} nodes (timeout_turn {} ms, \
-             thread_num {})\nboard {}, rule {}, max_memory {}, tolerance {} ms{}, concurrency {}, \
-             took {}\n",
+            "positions {}\nengine {} at {} ms a move{}\n{judge}\nboard {}, rule {}, max_memory {}, \
+             tolerance {} ms{}, concurrency {}, took {}\n",
             self.positions,
             self.engine,
             self.turn_ms,
             self.engine_nodes
                 .map_or_else(String::new, |n| format!(" or {n} nodes")),
-            self.judge,
-            self.judge_nodes,
-            self.judge_turn_ms,
-            self.judge_threads,
             self.size,
             self.rule,
             self.max_memory,
@@ -251,6 +277,14 @@ impl RunInfo {
             self.concurrency,
             duration(self.elapsed_ms)
         )
+    }
+
+    /// The run's total: `Totals::line` with a judge, `Totals::unjudged_line` without.
+    pub fn total_line(&self, totals: &Totals) -> String {
+        match self.judge {
+            Some(_) => totals.line(self.threshold),
+            None => totals.unjudged_line(),
+        }
     }
 }
 
@@ -330,7 +364,7 @@ pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), Stri
         "{}\n{}\n{}\n",
         run.header(),
         table(verdicts),
-        totals.line(run.threshold)
+        run.total_line(&totals)
     );
     for (name, text) in [
         ("judge.json", json + "\n"),
