@@ -2,9 +2,10 @@
 //! and the picker hands moves out best first by selection, since most nodes cut off after
 //! the first few moves and a full sort would be wasted.
 
+use super::params::SearchParams;
 use super::pvs::Search;
 use crate::board::MoveList;
-use crate::types::{Pos, Score};
+use crate::types::{Pos, Score, NUM_CELLS};
 use smallvec::SmallVec;
 
 /// A move's ordering score and cell in one integer: higher scores first, and among equal
@@ -35,6 +36,37 @@ pub(super) enum Reply {
     Counter = 0,
     /// The follow-up move: the move after the side to move's own previous one.
     FollowUp = 1,
+}
+
+/// What cut off after earlier moves, by side to move: the counter and follow-up moves (one
+/// per earlier cell and `Reply`), and when `cont_history` is on the continuation history, a
+/// counter per opponent's last cell and reply cell rewarded as the history is.
+pub(super) struct Replies {
+    moves: Box<[[[Pos; NUM_CELLS]; 2]; 2]>,
+    /// `2 · NUM_CELLS²` counters, or none when `cont_history` is 0. Zeroed pages come from
+    /// the allocator untouched, so a search pays only for the rows it reaches.
+    continuation: Vec<i16>,
+}
+
+impl Replies {
+    /// Nothing remembered yet.
+    pub(super) fn new(params: &SearchParams) -> Replies {
+        let cells = if params.cont_history > 0 {
+            2 * NUM_CELLS * NUM_CELLS
+        } else {
+            0
+        };
+        Replies {
+            moves: Box::new([[[Pos::NONE; NUM_CELLS]; 2]; 2]),
+            continuation: vec![0; cells],
+        }
+    }
+
+    /// Where the continuation counter of `m` after `before`, by the side `me`, lives.
+    #[inline]
+    fn slot(me: usize, before: Pos, m: Pos) -> usize {
+        (me * NUM_CELLS + before.index()) * NUM_CELLS + m.index()
+    }
 }
 
 /// The quiet moves a node searched before its cutoff (the history's malus goes to them).
@@ -180,7 +212,23 @@ impl Search<'_> {
             s += p.followup_move;
         }
         s += self.history_bonus(m);
+        if p.cont_history > 0 {
+            s += self.continuation_bonus(m);
+        }
         pack_order(s, m)
+    }
+
+    /// The ordering bonus of `m`'s continuation history after the opponent's last move
+    /// (scaled down, capped like the history, then weighted by `cont_history` percent).
+    #[inline]
+    fn continuation_bonus(&self, m: Pos) -> i32 {
+        let Some(last) = self.board.recent_move(0) else {
+            return 0;
+        };
+        let me = self.board.side_to_move().idx();
+        let c = self.replies.continuation[Replies::slot(me, last, m)];
+        let capped = (i32::from(c) >> HISTORY_SHIFT).min(self.params.history_cap);
+        capped * self.params.cont_history / 100
     }
 
     /// The ordering bonus of `m`'s history for the side to move (scaled down and capped).
@@ -199,7 +247,7 @@ impl Search<'_> {
         self.board
             .recent_move(kind as usize)
             .map_or(Pos::NONE, |before| {
-                self.counters[kind as usize][me.idx()][before.index()]
+                self.replies.moves[kind as usize][me.idx()][before.index()]
             })
     }
 
@@ -214,7 +262,16 @@ impl Search<'_> {
         }
         for kind in [Reply::Counter, Reply::FollowUp] {
             if let Some(before) = self.board.recent_move(kind as usize) {
-                self.counters[kind as usize][me.idx()][before.index()] = m;
+                self.replies.moves[kind as usize][me.idx()][before.index()] = m;
+            }
+        }
+        if let Some(last) = self.board.recent_move(0) {
+            if let Some(c) = self
+                .replies
+                .continuation
+                .get_mut(Replies::slot(me.idx(), last, m))
+            {
+                *c = c.saturating_add((depth * depth).min(i32::from(i16::MAX)) as i16);
             }
         }
         const LIMIT: i32 = 1 << 20;
@@ -249,8 +306,8 @@ mod tests {
     /// Each of three moves' ordering score, before and after a cutoff by the first at ply
     /// 5 (not the ply scored: no killer bonus) after 8 plies, with the second tried before
     /// it, under `params`; and the remembered counter and follow-up moves, right after the
-    /// cutoff and two plies later.
-    fn scores_around_a_cutoff(params: SearchParams) -> ([i64; 3], [i64; 3], [[Pos; 2]; 2]) {
+    /// cutoff and two plies later, with the cut move's score then.
+    fn scores_around_a_cutoff(params: SearchParams) -> ([i64; 3], [i64; 3], [[Pos; 2]; 2], i64) {
         let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
         board.play(Pos::new(10, 10));
         board.play(Pos::new(11, 11));
@@ -264,7 +321,8 @@ mod tests {
         let now = replies(&s);
         s.board.play(Pos::new(5, 5));
         s.board.play(Pos::new(6, 6));
-        (before, after, [now, replies(&s)])
+        let later = order_score(&s, moves[0]);
+        (before, after, [now, replies(&s)], later)
     }
 
     #[test]
@@ -275,7 +333,7 @@ mod tests {
             followup_move: 120,
             ..SearchParams::DEFAULT
         };
-        let (before, after, replies) = scores_around_a_cutoff(params);
+        let (before, after, replies, _) = scores_around_a_cutoff(params);
         // The cut move: history 64 >> 4 = 4, plus the counter move's bonus (a counter move
         // takes no follow-up bonus as well).
         assert_eq!(after[0] - before[0], 4 + 250);
@@ -291,7 +349,7 @@ mod tests {
             followup_move: 120,
             ..SearchParams::DEFAULT
         };
-        let (before, after, _) = scores_around_a_cutoff(followup);
+        let (before, after, _, _) = scores_around_a_cutoff(followup);
         assert_eq!(after[0] - before[0], 4 + 120);
         // With the three numbers at 0, a cutoff only adds its history.
         let off = SearchParams {
@@ -300,7 +358,19 @@ mod tests {
             followup_move: 0,
             ..SearchParams::DEFAULT
         };
-        let (before, after, _) = scores_around_a_cutoff(off);
+        let (before, after, _, later_off) = scores_around_a_cutoff(off);
         assert_eq!(after, [before[0] + 4, before[1], before[2]]);
+
+        // The continuation history: the cut move's reward again, 64 >> 4 = 4, at 100 %
+        // (2 at 50 %), after white's 11,11 only: two plies later it is gone.
+        for (weight, bonus) in [(100, 4), (50, 2)] {
+            let cont = SearchParams {
+                cont_history: weight,
+                ..off
+            };
+            let (before, after, _, later) = scores_around_a_cutoff(cont);
+            assert_eq!(after, [before[0] + 4 + bonus, before[1], before[2]]);
+            assert_eq!(later, later_off);
+        }
     }
 }

@@ -31,6 +31,10 @@ pub struct SearchParams {
     /// Ordering bonus of the quiet move that last cut off after the side to move's own
     /// previous move (the follow-up move; 0: off).
     pub followup_move: i32,
+    /// Weight, in percent, of the continuation history's ordering bonus: the history of
+    /// the side to move's quiet cutoffs by the opponent's last cell and the reply's cell,
+    /// scaled and capped as the history is (0: off, and its table is not allocated).
+    pub cont_history: i32,
     /// Late-move pruning keeps `lmp_base + lmp_quad · d² / 8` moves at depth `d`.
     pub lmp_base: i32,
     /// See `lmp_base`.
@@ -126,6 +130,7 @@ impl SearchParams {
         // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1244 games).
         counter_move: 150,
         followup_move: 0,
+        cont_history: 0,
         lmp_base: 3,
         lmp_quad: 8,
         lmp_cap: 0,
@@ -161,6 +166,7 @@ impl SearchParams {
                 "history_malus",
                 "counter_move",
                 "followup_move",
+                "cont_history",
                 "lmp_base",
                 "lmp_quad",
                 "lmp_cap",
@@ -207,6 +213,7 @@ impl SearchParams {
             "history_malus" => &mut self.history_malus,
             "counter_move" => &mut self.counter_move,
             "followup_move" => &mut self.followup_move,
+            "cont_history" => &mut self.cont_history,
             "lmp_base" => &mut self.lmp_base,
             "lmp_quad" => &mut self.lmp_quad,
             "lmp_cap" => &mut self.lmp_cap,
@@ -247,7 +254,7 @@ impl SearchParams {
             // (Shares reach ±2^15; the weighted sum stays far inside an i32.)
             "value_own" | "value_opp" => (0, 256),
             "order_policy" => (0, 400),
-            "history_malus" => (0, 400),
+            "history_malus" | "cont_history" => (0, 400),
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),

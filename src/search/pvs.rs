@@ -4,7 +4,7 @@
 //! futility, the singular test, move generation, the move loop with late-move pruning,
 //! reductions and the singular extension, and the store. VCF is the quiescence.
 
-use super::ordering::{MovePicker, Tried};
+use super::ordering::{MovePicker, Replies, Tried};
 use super::params::SearchParams;
 use super::selectivity::{is_counter_four, plies, reduction, without_move, PLY};
 use crate::board::{five_cells, Board, MoveList};
@@ -31,8 +31,8 @@ pub struct Search<'a> {
     pub(super) budget: Budget,
     pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
     pub(super) history: Box<[[i32; NUM_CELLS]; 2]>,
-    /// The quiet move that last cut off, by the move before it ([`super::ordering::Reply`]).
-    pub(super) counters: Box<[[[Pos; NUM_CELLS]; 2]; 2]>,
+    /// What cut off after earlier moves: counter and follow-up moves, continuation history.
+    pub(super) replies: Replies,
     seldepth: i32,
     pub(super) pv: Vec<Vec<Pos>>,
     /// Root moves proven to lose to an opponent VCT; skipped while any other move remains.
@@ -74,7 +74,7 @@ impl<'a> Search<'a> {
             budget,
             killers: [[Pos::NONE; 2]; MAX_PLY + 1],
             history: Box::new([[0; NUM_CELLS]; 2]),
-            counters: Box::new([[[Pos::NONE; NUM_CELLS]; 2]; 2]),
+            replies: Replies::new(&params),
             seldepth: 0,
             pv: vec![Vec::new(); MAX_PLY + 2],
             excluded: Vec::new(),
