@@ -160,6 +160,23 @@ fn a_five_needs_no_judge() {
     assert!(v[0].judge_ms.is_none() && v[0].judge_fault.is_none());
 }
 
+/// `wuzi-tournament judge --positions FILE ARGS…`, which must succeed: its stdout.
+fn judge_cli_ok(file: &Path, args: &[&str]) -> String {
+    let out = Command::new(RUNNER)
+        .args(["judge", "--positions"])
+        .arg(file)
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
 #[test]
 fn the_command_prints_and_writes_the_figure() {
     let dir = scratch("judge-cli");
@@ -170,19 +187,23 @@ fn the_command_prints_and_writes_the_figure() {
         .unwrap_or_else(|e| panic!("{e}"));
     let engine = format!("{FAKE} script 15,15 10,14");
     let judge = format!("{FAKE} say Speed|1K|Eval|-M3");
-    let out = Command::new(RUNNER)
-        .args(["judge", "--positions"])
-        .arg(&file)
-        .args(["--engine", &engine, "--judge", &judge, "--turn-ms", "300"])
-        .args(["--judge-nodes", "1000", "--threshold", "-300", "--out"])
-        .arg(dir.join("out"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out_dir = dir.join("out");
+    let stdout = judge_cli_ok(
+        &file,
+        &[
+            "--engine",
+            &engine,
+            "--judge",
+            &judge,
+            "--turn-ms",
+            "300",
+            "--judge-nodes",
+            "1000",
+            "--threshold",
+            "-300",
+            "--out",
+            &out_dir.to_string_lossy(),
+        ],
     );
     // BLOCK: pp, the judge's -M3 is +M3 for white (avoided); WIN: ko is five.
     assert!(
@@ -227,18 +248,10 @@ fn the_command_prints_and_writes_the_figure() {
     // No judge: only the engine is asked; its claims and fives are counted, and no
     // position is scored otherwise.
     let claims = format!("{FAKE} say Speed|1K|Eval|+M5");
-    let out = Command::new(RUNNER)
-        .args(["judge", "--positions"])
-        .arg(&file)
-        .args(["--engine", &claims, "--out"])
-        .arg(dir.join("nojudge"))
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out_dir = dir.join("nojudge");
+    let stdout = judge_cli_ok(
+        &file,
+        &["--engine", &claims, "--out", &out_dir.to_string_lossy()],
     );
     assert!(
         stdout.contains("no judge: only the engine's own claims and fives are counted"),
