@@ -127,7 +127,7 @@ impl SearchParams {
         killer: [400, 300],
         history_cap: 300,
         history_malus: 0,
-        // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1244 games).
+        // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1252 games).
         counter_move: 150,
         followup_move: 0,
         cont_history: 0,
