@@ -81,6 +81,7 @@ fn search_params_reach_the_search() {
     other.search.order.attack = [0; 13];
     other.search.killer = [0, 0];
     other.search.lmp_base = 1;
+    other.search.counter_move = 0;
     let (base, changed) = (suite_nodes(4, config), suite_nodes(4, other));
     assert_ne!(base, changed);
     assert_eq!(changed, suite_nodes(4, other));
