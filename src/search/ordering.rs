@@ -274,11 +274,30 @@ impl Search<'_> {
                 *c = c.saturating_add((depth * depth).min(i32::from(i16::MAX)) as i16);
             }
         }
-        const LIMIT: i32 = 1 << 20;
+        let p = &self.params;
         let history = &mut self.history[me.idx()];
+        if p.history_gravity > 0 {
+            // Counters stay within ± the cap (before the shift): each update closes its
+            // share of the distance to the bound it moves towards.
+            let max = (p.history_cap << HISTORY_SHIFT).max(1);
+            let bonus = (depth * depth * p.history_gravity / 100).clamp(0, max);
+            // (The products go through i64: a large cap squared leaves an i32.)
+            let pull = |h: i32, by: i32| (i64::from(h) * i64::from(by) / i64::from(max)) as i32;
+            let h = &mut history[m.index()];
+            *h += bonus - pull(*h, bonus);
+            let malus = bonus * p.history_malus / 100;
+            if malus > 0 {
+                for t in tried {
+                    let h = &mut history[t.index()];
+                    *h -= malus + pull(*h, malus);
+                }
+            }
+            return;
+        }
+        const LIMIT: i32 = 1 << 20;
         let h = &mut history[m.index()];
         *h = (*h + depth * depth).min(LIMIT);
-        let malus = depth * depth * self.params.history_malus / 100;
+        let malus = depth * depth * p.history_malus / 100;
         if malus > 0 {
             for t in tried {
                 let h = &mut history[t.index()];
@@ -372,5 +391,40 @@ mod tests {
             assert_eq!(after, [before[0] + 4 + bonus, before[1], before[2]]);
             assert_eq!(later, later_off);
         }
+    }
+
+    #[test]
+    fn gravity_keeps_the_history_inside_the_cap_and_in_order() {
+        let params = SearchParams {
+            history_gravity: 400,
+            history_malus: 50,
+            counter_move: 0,
+            ..SearchParams::DEFAULT
+        };
+        let mut board = Board::new(20, Rule::FREESTYLE).expect("size");
+        board.play(Pos::new(10, 10));
+        let mut tt = TranspositionTable::with_bytes(0);
+        let mut s = Search::new(&mut board, &mut tt, Budget::new(1, None), params);
+        let (often, once, tried) = (Pos::new(9, 9), Pos::new(9, 11), Pos::new(12, 12));
+        let max = params.history_cap << HISTORY_SHIFT;
+        let me = s.board.side_to_move().idx();
+        // The first reward is depth² · 4 = 256 from 0; the malus half of it, 128.
+        s.reward(often, 2, 8, &[tried]);
+        assert_eq!(s.history[me][often.index()], 256);
+        assert_eq!(s.history[me][tried.index()], -128);
+        // The second closes 256/4800 of the distance left: 256 + 256 - 256·256/4800.
+        s.reward(often, 2, 8, &[]);
+        assert_eq!(s.history[me][often.index()], 256 + 256 - 13);
+        s.reward(once, 2, 8, &[]);
+        // A thousand deep cutoffs approach the cap without passing it, and the move rewarded
+        // more often still orders first.
+        for _ in 0..1000 {
+            s.reward(often, 2, 20, &[tried]);
+        }
+        let h = |m: Pos| s.history[me][m.index()];
+        assert!(h(often) <= max && h(often) > max * 9 / 10, "{}", h(often));
+        assert!(h(tried) >= -max && h(tried) < -max * 9 / 10, "{}", h(tried));
+        assert!(s.history_bonus(often) > s.history_bonus(once));
+        assert!(s.history_bonus(once) > 0);
     }
 }

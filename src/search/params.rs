@@ -25,6 +25,12 @@ pub struct SearchParams {
     /// Percent of a cutoff's history reward taken from each quiet move the node tried
     /// before the one that cut off (0: off; the history then only grows).
     pub history_malus: i32,
+    /// 0: a cutoff adds `depth²` to its move's history (and the malus takes its share
+    /// off), saturating at the cap. Above 0: the history is a moving average ("gravity"):
+    /// the reward is `depth² · history_gravity / 100`, and each update moves the counter
+    /// towards ± the cap by that share of the distance left, so counters stay ordered
+    /// instead of all meeting at the cap.
+    pub history_gravity: i32,
     /// Ordering bonus of the quiet move that last cut off in reply to the opponent's last
     /// move (the counter move; 0: off; 150 since session 47's SPRT).
     pub counter_move: i32,
@@ -127,6 +133,7 @@ impl SearchParams {
         killer: [400, 300],
         history_cap: 300,
         history_malus: 0,
+        history_gravity: 0,
         // The counter move below the killers (session 47's SPRT, +19 ± 15 over 1252 games).
         counter_move: 150,
         followup_move: 0,
@@ -164,6 +171,7 @@ impl SearchParams {
                 "killer.1",
                 "history_cap",
                 "history_malus",
+                "history_gravity",
                 "counter_move",
                 "followup_move",
                 "cont_history",
@@ -211,6 +219,7 @@ impl SearchParams {
             "killer.1" => &mut self.killer[1],
             "history_cap" => &mut self.history_cap,
             "history_malus" => &mut self.history_malus,
+            "history_gravity" => &mut self.history_gravity,
             "counter_move" => &mut self.counter_move,
             "followup_move" => &mut self.followup_move,
             "cont_history" => &mut self.cont_history,
@@ -255,6 +264,7 @@ impl SearchParams {
             "value_own" | "value_opp" => (0, 256),
             "order_policy" => (0, 400),
             "history_malus" | "cont_history" => (0, 400),
+            "history_gravity" => (0, 10_000),
             "far_recent2" | "far_recent4" => (0, 100),
             "lmr_far" | "lmr_history" | "lmr_cut" => (0, 16),
             "lmr_far_distance" => (1, 8),
