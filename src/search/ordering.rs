@@ -62,10 +62,11 @@ impl Replies {
         }
     }
 
-    /// Where the continuation counter of `m` after `before`, by the side `me`, lives.
+    /// Where the continuation counters after `before`, by the side `me`, start (the
+    /// counter of a reply `m` is at this index plus `m.index()`).
     #[inline]
-    fn slot(me: usize, before: Pos, m: Pos) -> usize {
-        (me * NUM_CELLS + before.index()) * NUM_CELLS + m.index()
+    fn row(me: usize, before: Pos) -> usize {
+        (me * NUM_CELLS + before.index()) * NUM_CELLS
     }
 }
 
@@ -113,6 +114,17 @@ impl MovePicker {
 /// A move farther than this (Chebyshev) from a recent move is "far" from it.
 const FAR_DISTANCE: usize = 4;
 
+/// What a node's ordering reads once for all of its moves: the locality factor and the
+/// remembered replies to the last moves.
+struct NodeOrder {
+    near: Locality,
+    /// The counter and follow-up moves (`Pos::NONE` when their bonus is 0 or unknown).
+    replies: [Pos; 2],
+    /// Where the continuation counters after the opponent's last move start (`None` when
+    /// `cont_history` is 0 or there is no last move).
+    continuation: Option<usize>,
+}
+
 /// The ordering's locality factor (PentaZen's): the static score of a move far from both
 /// of the last two moves keeps `far2` percent of itself, and of a move far from all of the
 /// last four, `far4` percent. At 100 and 100 (the defaults) it is off and costs nothing.
@@ -142,22 +154,43 @@ impl Locality {
 }
 
 impl Search<'_> {
-    /// The locality factor of this node's moves.
-    fn locality(&self) -> Locality {
-        Locality {
+    /// What this node's moves are ordered by besides their own scores.
+    fn node_order(&self) -> NodeOrder {
+        let p = &self.params;
+        let near = Locality {
             recent: [0, 1, 2, 3].map(|k| self.board.recent_move(k)),
-            far2: self.params.far_recent2,
-            far4: self.params.far_recent4,
+            far2: p.far_recent2,
+            far4: p.far_recent4,
+        };
+        let reply = |kind: Reply, bonus: i32| {
+            if bonus > 0 {
+                self.reply_to(kind)
+            } else {
+                Pos::NONE
+            }
+        };
+        let me = self.board.side_to_move().idx();
+        let continuation = match self.board.recent_move(0) {
+            Some(last) if p.cont_history > 0 => Some(Replies::row(me, last)),
+            _ => None,
+        };
+        NodeOrder {
+            near,
+            replies: [
+                reply(Reply::Counter, p.counter_move),
+                reply(Reply::FollowUp, p.followup_move),
+            ],
+            continuation,
         }
     }
 
     /// A picker over `moves` (which the caller has cleared of forbidden cells).
     pub(super) fn pick_from(&self, moves: &MoveList, tt_move: Pos, ply: usize) -> MovePicker {
-        let near = self.locality();
+        let node = self.node_order();
         MovePicker {
             keys: moves
                 .iter()
-                .map(|&m| self.order_key(m, tt_move, ply, &near))
+                .map(|&m| self.order_key(m, tt_move, ply, &node))
                 .collect(),
             next: 0,
         }
@@ -172,10 +205,10 @@ impl Search<'_> {
         if self.board.rule().renju {
             return self.pick_legal_candidates(tt_move, ply);
         }
-        let near = self.locality();
+        let node = self.node_order();
         let mut keys = SmallVec::new();
         self.board
-            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply, &near)));
+            .for_each_candidate(|m| keys.push(self.order_key(m, tt_move, ply, &node)));
         MovePicker { keys, next: 0 }
     }
 
@@ -183,50 +216,46 @@ impl Search<'_> {
     #[inline(never)]
     fn pick_legal_candidates(&self, tt_move: Pos, ply: usize) -> MovePicker {
         let me = self.board.side_to_move();
-        let near = self.locality();
+        let node = self.node_order();
         let mut keys = SmallVec::new();
         self.board.for_each_candidate(|m| {
             if !self.board.is_forbidden_for(m, me) {
-                keys.push(self.order_key(m, tt_move, ply, &near));
+                keys.push(self.order_key(m, tt_move, ply, &node));
             }
         });
         MovePicker { keys, next: 0 }
     }
 
-    /// The ordering key of `m`: static score (scaled by `near`), table move, killers and
-    /// history.
+    /// The ordering key of `m`: static score (scaled by the locality factor), table move,
+    /// killers, remembered replies and history.
     #[inline]
-    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize, near: &Locality) -> i64 {
+    fn order_key(&self, m: Pos, tt_move: Pos, ply: usize, node: &NodeOrder) -> i64 {
         let killers = &self.killers[ply];
         let p = &self.params;
-        let mut s = near.scale(m, p.order.score(self.board, m));
+        let mut s = node.near.scale(m, p.order.score(self.board, m));
         if m == tt_move {
             s += TT_MOVE_BONUS;
         } else if m == killers[0] {
             s += p.killer[0];
         } else if m == killers[1] {
             s += p.killer[1];
-        } else if p.counter_move > 0 && m == self.reply_to(Reply::Counter) {
+        } else if m == node.replies[Reply::Counter as usize] {
             s += p.counter_move;
-        } else if p.followup_move > 0 && m == self.reply_to(Reply::FollowUp) {
+        } else if m == node.replies[Reply::FollowUp as usize] {
             s += p.followup_move;
         }
         s += self.history_bonus(m);
-        if p.cont_history > 0 {
-            s += self.continuation_bonus(m);
+        if let Some(row) = node.continuation {
+            s += self.continuation_bonus(row + m.index());
         }
         pack_order(s, m)
     }
 
-    /// The ordering bonus of `m`'s continuation history after the opponent's last move
-    /// (scaled down, capped like the history, then weighted by `cont_history` percent).
+    /// The ordering bonus of the continuation counter at `slot` (scaled down, capped like
+    /// the history, then weighted by `cont_history` percent).
     #[inline]
-    fn continuation_bonus(&self, m: Pos) -> i32 {
-        let Some(last) = self.board.recent_move(0) else {
-            return 0;
-        };
-        let me = self.board.side_to_move().idx();
-        let c = self.replies.continuation[Replies::slot(me, last, m)];
+    fn continuation_bonus(&self, slot: usize) -> i32 {
+        let c = self.replies.continuation[slot];
         let capped = (i32::from(c) >> HISTORY_SHIFT).min(self.params.history_cap);
         capped * self.params.cont_history / 100
     }
@@ -269,7 +298,7 @@ impl Search<'_> {
             if let Some(c) = self
                 .replies
                 .continuation
-                .get_mut(Replies::slot(me.idx(), last, m))
+                .get_mut(Replies::row(me.idx(), last) + m.index())
             {
                 *c = c.saturating_add((depth * depth).min(i32::from(i16::MAX)) as i16);
             }
@@ -318,8 +347,7 @@ mod tests {
 
     /// The ordering score `order_key` gives `m` at ply 3 (its key without the cell).
     fn order_score(s: &Search, m: Pos) -> i64 {
-        let near = s.locality();
-        s.order_key(m, Pos::NONE, 3, &near) >> 16
+        s.order_key(m, Pos::NONE, 3, &s.node_order()) >> 16
     }
 
     /// Each of three moves' ordering score, before and after a cutoff by the first at ply
