@@ -282,7 +282,10 @@ impl Search<'_> {
             r = (r + p.lmr_cut).min(depth - PLY);
         }
         if p.lmr_history > 0 {
-            r = (r - p.lmr_history * self.history_bonus(m) / p.history_cap.max(1)).max(0);
+            // (A negative history, under the malus, reduces more, but never past the
+            // node's last ply, as the other adjustments.)
+            let by_history = p.lmr_history * self.history_bonus(m) / p.history_cap.max(1);
+            r = (r - by_history).clamp(0, depth - PLY);
         }
         r
     }
