@@ -303,34 +303,33 @@ impl Search<'_> {
                 *c = c.saturating_add((depth * depth).min(i32::from(i16::MAX)) as i16);
             }
         }
+        // Without gravity a counter adds its change, within ±2^20 (the bonus is capped
+        // when read). With gravity counters stay within ± the cap (before the shift): each
+        // change also closes its share of the distance to the bound it moves towards.
         let p = &self.params;
-        let history = &mut self.history[me.idx()];
-        if p.history_gravity > 0 {
-            // Counters stay within ± the cap (before the shift): each update closes its
-            // share of the distance to the bound it moves towards.
-            let max = (p.history_cap << HISTORY_SHIFT).max(1);
-            let bonus = (depth * depth * p.history_gravity / 100).clamp(0, max);
-            // (The products go through i64: a large cap squared leaves an i32.)
-            let pull = |h: i32, by: i32| (i64::from(h) * i64::from(by) / i64::from(max)) as i32;
-            let h = &mut history[m.index()];
-            *h += bonus - pull(*h, bonus);
-            let malus = bonus * p.history_malus / 100;
-            if malus > 0 {
-                for t in tried {
-                    let h = &mut history[t.index()];
-                    *h -= malus + pull(*h, malus);
-                }
+        let gravity = p.history_gravity > 0;
+        let max = (p.history_cap << HISTORY_SHIFT).max(1);
+        let bonus = if gravity {
+            (depth * depth * p.history_gravity / 100).clamp(0, max)
+        } else {
+            depth * depth
+        };
+        let update = |h: &mut i32, change: i32| {
+            const LIMIT: i32 = 1 << 20;
+            if gravity {
+                // (The product goes through i64: a large cap squared leaves an i32.)
+                let pull = i64::from(*h) * i64::from(change.abs()) / i64::from(max);
+                *h += change - pull as i32;
+            } else {
+                *h = (*h + change).clamp(-LIMIT, LIMIT);
             }
-            return;
-        }
-        const LIMIT: i32 = 1 << 20;
-        let h = &mut history[m.index()];
-        *h = (*h + depth * depth).min(LIMIT);
-        let malus = depth * depth * p.history_malus / 100;
+        };
+        let history = &mut self.history[me.idx()];
+        update(&mut history[m.index()], bonus);
+        let malus = bonus * p.history_malus / 100;
         if malus > 0 {
             for t in tried {
-                let h = &mut history[t.index()];
-                *h = (*h - malus).max(-LIMIT);
+                update(&mut history[t.index()], -malus);
             }
         }
     }
