@@ -45,13 +45,14 @@ pub struct SearchParams {
     pub lmp_base: i32,
     /// See `lmp_base`.
     pub lmp_quad: i32,
-    /// Most moves late-move pruning keeps at any depth (0: no cap, the count grows with d²).
+    /// Most moves late-move pruning keeps at any depth (0: no cap, the count grows with d²;
+    /// 24 since the SPRT of sessions 48 and 49).
     pub lmp_cap: i32,
     /// Aspiration window half-width of each iteration's first try.
     pub aspiration: Score,
     /// 1: reverse futility reads the static evaluation sharpened by the node's table bound
     /// (a lower bound above it, or an upper bound below it, replaces it; mate scores
-    /// excepted); 0: the static evaluation alone.
+    /// excepted); 0: the static evaluation alone. 1 since the SPRT of sessions 48 and 49.
     pub futility_tt: i32,
     /// Reverse futility margin per ply.
     pub futility_per_ply: Score,
@@ -140,9 +141,11 @@ impl SearchParams {
         cont_history: 0,
         lmp_base: 3,
         lmp_quad: 8,
-        lmp_cap: 0,
+        // Reverse futility reads the table's bound, and at most 24 late moves at any depth
+        // (the SPRT of sessions 48 and 49, +15 ± 12 over 2044 games).
+        lmp_cap: 24,
         aspiration: ASPIRATION,
-        futility_tt: 0,
+        futility_tt: 1,
         futility_per_ply: FUTILITY_PER_PLY,
         far_recent2: 100,
         far_recent4: 100,

@@ -384,7 +384,8 @@ mod tests {
                     bound,
                 })
             };
-            // Off (the default): the static evaluation alone.
+            // Off: the static evaluation alone.
+            search.params.futility_tt = 0;
             assert_eq!(search.sharpened(40, entry(90, Bound::Lower)), 40);
             search.params.futility_tt = 1;
             assert_eq!(search.sharpened(40, None), 40);
