@@ -135,7 +135,7 @@ fn serve(config: EngineConfig) {
         // END takes effect in its turn: commands before it in the input are answered (a
         // script piped in one write gets its OK), but no search is started once END is read.
         let search = searches(&input);
-        if matches!(input, Ok(Command::End)) || (search && ended.load(Ordering::SeqCst)) {
+        if interrupt(&input) == Interrupt::End || (search && ended.load(Ordering::SeqCst)) {
             let _ = out.flush();
             std::process::exit(0);
         }
