@@ -314,7 +314,10 @@ impl Brain {
             return Err(Refusal::GameOver);
         }
         let stones = self.engine.moves().len();
-        let mut limits = self.settings.time.limits(arrival, stones, self.spent);
+        let mut limits = self
+            .settings
+            .time
+            .limits(arrival, stones, n * n, self.spent);
         self.stop.store(false, Ordering::Relaxed);
         limits.stop = Some(Arc::clone(&self.stop));
         let result = self.engine.think(&limits);
