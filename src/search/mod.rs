@@ -25,7 +25,7 @@ mod pvs;
 mod selectivity;
 
 pub use iterate::SAFETY_VCT_DEPTH;
-pub use params::{ParamsError, SearchParams, SWITCHES};
+pub use params::{ParamsError, SearchParams, SWITCHES, TUNED_CLASSES};
 pub use pvs::{Search, CUT_PLACES, MAX_PLY};
 
 use crate::board::{five_cells, Board, MoveList};

@@ -119,7 +119,7 @@ const SEARCH_ATTACK: [i32; Pattern4::COUNT] = {
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five (those two decide the game, and the node kinds already put them first).
-const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
+pub const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
 
 impl SearchParams {
     /// What the engine plays with.
