@@ -268,8 +268,9 @@ impl<'a> Search<'a> {
     }
 
     /// The node's kind, or its score when that is decided without a search: a five to
-    /// make, two fives to face, an open four the opponent cannot answer with a four, a
-    /// full board, or the deepest ply.
+    /// make, two fives to face, a quick win at a quiet or defence node (an open four to
+    /// make, or a four-three or double three the opponent cannot stop), a full board, or
+    /// the deepest ply.
     fn entry(&mut self, ply: i32) -> Entry {
         let kind = node_kind(self.board);
         match kind {
@@ -285,7 +286,7 @@ impl<'a> Search<'a> {
             NodeKind::Lost if ply > 0 => return Entry::Return(-(WIN - ply - 2)),
             _ => {}
         }
-        if ply > 0 && kind == NodeKind::Quiet {
+        if ply > 0 && matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
             if let Some(plies) = quick_win(self.board, self.params.quick_wins > 0) {
                 return Entry::Return(WIN - ply - plies);
             }

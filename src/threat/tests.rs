@@ -306,9 +306,11 @@ fn wins_within(board: &mut Board, plies: i32) -> bool {
 fn every_quick_win_holds_against_every_reply() {
     use rand::{rngs::StdRng, Rng, SeedableRng};
     let mut rng = StdRng::seed_from_u64(11);
-    // Quick wins met, by plies to the five (3 or 5), and those of 5 with opponent fours.
+    // Quick wins met, by plies to the five (3 or 5); those met with opponent fours to make,
+    // by plies; and those met at defence nodes (the opponent threatens an open four).
     let mut met = [0usize; 6];
-    let mut against_fours = 0;
+    let mut against_fours = [0usize; 6];
+    let mut at_defence = 0;
     for _ in 0..400 {
         let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
         board.play(Pos::new(7, 7));
@@ -317,22 +319,24 @@ fn every_quick_win_holds_against_every_reply() {
             if !matches!(kind, NodeKind::Quiet | NodeKind::Defend) {
                 break;
             }
-            let opp_fours = board.count_at_least(board.side_to_move().opp(), Pattern4::EBlock4);
-            let quick = (kind == NodeKind::Quiet)
-                .then(|| quick_win(&mut board, true))
-                .flatten();
+            let me = board.side_to_move();
+            let opp_fours = board.count_at_least(me.opp(), Pattern4::EBlock4);
+            let open_four = board.count(me, Pattern4::BFlex4) > 0;
+            let quick = quick_win(&mut board, true);
+            // An open four (or double four) is claimed as a win in three whatever fours the
+            // opponent has: the node has no five to block, so ours comes first.
+            assert_eq!(open_four, quick == Some(3));
             if let Some(plies) = quick {
                 let moves: Vec<String> = board.history().map(|p| format!("{p:?}")).collect();
                 // The win takes no more plies than claimed and, while the opponent has no
-                // four to make, no fewer: a win in three is then claimed as three. (With
-                // opponent fours an open four still wins in three, its five coming first,
-                // but `quick_win` claims it only through a four-three, as five.)
+                // four to make, no fewer: a win in three is then claimed as three.
                 assert!(wins_within(&mut board, plies), "{}", moves.join(" "));
                 if plies == 5 && opp_fours == 0 {
                     assert!(!wins_within(&mut board, 3), "{}", moves.join(" "));
                 }
                 met[plies as usize] += 1;
-                against_fours += (plies == 5 && opp_fours > 0) as usize;
+                against_fours[plies as usize] += (opp_fours > 0) as usize;
+                at_defence += (kind == NodeKind::Defend) as usize;
                 break;
             }
             // Without the combinations only the open four counts.
@@ -342,7 +346,8 @@ fn every_quick_win_holds_against_every_reply() {
         }
     }
     assert!(
-        met[3] >= 10 && met[5] >= 20 && against_fours >= 5,
-        "{met:?} {against_fours}"
+        met[3] >= 10 && met[5] >= 20 && against_fours[3] >= 5 && against_fours[5] >= 5,
+        "{met:?} {against_fours:?}"
     );
+    assert!(at_defence >= 5, "{met:?} {at_defence}");
 }
