@@ -79,9 +79,10 @@ pub struct SearchParams {
     /// Margin per ply below the table score that the other moves must stay under for the
     /// table move to count as singular.
     pub se_margin: i32,
-    /// 1: a quiet node where the side to move has a four-three or a double three and the
-    /// opponent no four to make, or a four-three whose forced block makes none, is a win in
-    /// five plies without a search (freestyle; `threat::quick_win`); 0: only an open four is.
+    /// 1: a quiet or defence node where the side to move has a four-three or a double three
+    /// and the opponent no four to make, or a four-three whose forced block makes none, is a
+    /// win in five plies without a search (freestyle and exactly five;
+    /// `threat::quick_win`); 0: only an open four is.
     pub quick_wins: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).

@@ -43,9 +43,13 @@ pub fn node_kind(board: &Board) -> NodeKind {
 }
 
 /// A win the side to move forces whatever the opponent does, found with at most a move per
-/// four-three and no search, in plies to the five (freestyle only, where the shape tables
-/// are exact; Rapfi's quick win check). `None` while the opponent has a five to make; the
-/// search asks at quiet and defence nodes, where it has none.
+/// four-three and no search, in plies to the five (Rapfi's quick win check). `None` while
+/// the opponent has a five to make; the search asks at quiet and defence nodes, where it has
+/// none. Freestyle and exactly five only: there the shapes are exact (an opponent stone
+/// never spoils a five of ours), and `every_quick_win_holds_against_every_reply` checks every
+/// claim against every reply under both. Under caro an opponent stone at either end can
+/// take a five away (the claims fail that test), and under renju black's fouls change what
+/// wins.
 ///
 /// - an open four or double four: 3, whatever fours the opponent has (as Rapfi's check):
 ///   the opponent's reply cannot be a five, and ours comes first. Asking also that the
@@ -61,19 +65,17 @@ pub fn node_kind(board: &Board) -> NodeKind {
 pub fn quick_win(board: &mut Board, combos: bool) -> Option<i32> {
     let me = board.side_to_move();
     let opp = me.opp();
-    if !board.rule().is_freestyle() {
-        return None;
-    }
-    if board.count(opp, Pattern4::AFive) > 0 {
+    let rule = board.rule();
+    if rule.caro || rule.renju || board.count(opp, Pattern4::AFive) > 0 {
         return None;
     }
     if board.count(me, Pattern4::BFlex4) > 0 {
         return Some(3);
     }
-    let opp_quiet = board.count_at_least(opp, Pattern4::EBlock4) == 0;
     if !combos {
         return None;
     }
+    let opp_quiet = board.count_at_least(opp, Pattern4::EBlock4) == 0;
     let four_threes = board.count(me, Pattern4::CBlock4Flex3);
     if opp_quiet && (four_threes > 0 || board.count(me, Pattern4::FFlex3x2) > 0) {
         return Some(5);

@@ -304,15 +304,44 @@ fn wins_within(board: &mut Board, plies: i32) -> bool {
 
 #[test]
 fn every_quick_win_holds_against_every_reply() {
+    quick_wins_hold_under(Rule::FREESTYLE, 11);
+}
+
+#[test]
+fn every_quick_win_holds_against_every_reply_under_exactly_five() {
+    quick_wins_hold_under(Rule::STANDARD, 12);
+}
+
+#[test]
+fn quick_wins_are_claimed_under_freestyle_and_exactly_five_only() {
+    // Black's open three (h8 i8 j8) on 15x15, white's stones far off: an open four to make.
+    for (rule, claimed) in [
+        (Rule::FREESTYLE, true),
+        (Rule::STANDARD, true),
+        (Rule::CARO, false),
+        (Rule::RENJU, false),
+    ] {
+        let mut board = Board::new(15, rule).expect("size");
+        for (x, y) in [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7), (14, 0)] {
+            board.play(Pos::new(x, y));
+        }
+        assert_eq!(node_kind(&board), NodeKind::Quiet);
+        assert_eq!(quick_win(&mut board, true).is_some(), claimed, "{rule:?}");
+    }
+}
+
+/// Random games under `rule` until a quick win is claimed at a quiet or defence node; each
+/// claim is played out against every reply.
+fn quick_wins_hold_under(rule: Rule, seed: u64) {
     use rand::{rngs::StdRng, Rng, SeedableRng};
-    let mut rng = StdRng::seed_from_u64(11);
+    let mut rng = StdRng::seed_from_u64(seed);
     // Quick wins met, by plies to the five (3 or 5); those met with opponent fours to make,
     // by plies; and those met at defence nodes (the opponent threatens an open four).
     let mut met = [0usize; 6];
     let mut against_fours = [0usize; 6];
     let mut at_defence = 0;
     for _ in 0..400 {
-        let mut board = Board::new(15, Rule::FREESTYLE).expect("size");
+        let mut board = Board::new(15, rule).expect("size");
         board.play(Pos::new(7, 7));
         while board.move_count() < 60 {
             let kind = node_kind(&board);
