@@ -119,7 +119,9 @@ const SEARCH_ATTACK: [i32; Pattern4::COUNT] = {
 };
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
-/// five (those two decide the game, and the node kinds already put them first).
+/// five. Those two decide the game: a five to make is a node kind, and an open four to make
+/// a quick win under freestyle and exactly five (`threat::quick_win`); under caro and renju
+/// the open four still waits on its ordering weight.
 pub const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
 
 impl SearchParams {

@@ -54,8 +54,7 @@ pub fn node_kind(board: &Board) -> NodeKind {
 /// - an open four or double four: 3, whatever fours the opponent has (as Rapfi's check):
 ///   the opponent's reply cannot be a five, and ours comes first. Asking also that the
 ///   opponent have no four to make, as this check did until session 54, left such a win
-///   to the search's ordering: with the open four's ordering weight at 0, one bench
-///   position's depth-4 search took 70 million nodes instead of 3,500;
+///   to the search's ordering (`claimed_wins_do_not_wait_on_the_ordering`);
 /// - with `combos`, a four-three (a four with an open three) or a double three while the
 ///   opponent has no four to make: 5. The opponent's one move stops only one line through
 ///   the new stone (two lines cross only there) and, making no four, gains no tempo;
