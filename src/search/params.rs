@@ -81,7 +81,7 @@ pub struct SearchParams {
     pub se_margin: i32,
     /// 1: a quiet or defence node where the side to move has a four-three or a double three
     /// and the opponent no four to make, or a four-three whose forced block makes none, is a
-    /// win in five plies without a search (freestyle and exactly five;
+    /// win in five plies without a search (freestyle and exactly five, and white under renju;
     /// `threat::quick_win`); 0: only an open four is.
     pub quick_wins: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
@@ -120,8 +120,9 @@ const SEARCH_ATTACK: [i32; Pattern4::COUNT] = {
 
 /// The classes whose ordering weights are tunable: all but "nothing", the open four and the
 /// five. Those two decide the game: a five to make is a node kind, and an open four to make
-/// a quick win under freestyle and exactly five (`threat::quick_win`); under caro and renju
-/// the open four still waits on its ordering weight.
+/// a quick win under freestyle and exactly five, and for white under renju
+/// (`threat::quick_win`); under caro, and for black under renju, the open four still waits
+/// on its ordering weight.
 pub const TUNED_CLASSES: std::ops::RangeInclusive<usize> = 1..=10;
 
 impl SearchParams {

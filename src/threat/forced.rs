@@ -45,11 +45,14 @@ pub fn node_kind(board: &Board) -> NodeKind {
 /// A win the side to move forces whatever the opponent does, found with at most a move per
 /// four-three and no search, in plies to the five (Rapfi's quick win check). `None` while
 /// the opponent has a five to make; the search asks at quiet and defence nodes, where it has
-/// none. Freestyle and exactly five only: there the shapes are exact (an opponent stone
-/// never spoils a five of ours), and `every_quick_win_holds_against_every_reply` checks every
-/// claim against every reply under both. Under caro an opponent stone at either end can
-/// take a five away (the claims fail that test), and under renju black's fouls change what
-/// wins.
+/// none. Claimed where the shapes are exact (no stone of the opponent's spoils a five of
+/// ours): under freestyle and exactly five, and for white under renju, where black's fouls
+/// only take answers away from black. `every_quick_win_holds_against_every_reply` checks
+/// every claim against every reply under each rule. Under caro a block at one end can spoil
+/// the other five (it closes that five's far end), and black's fives under renju must be
+/// exact and its moves legal: there the wins are left to the search. (Playing each open four
+/// and trying every block found them soundly, but cost more than it saved: session 55's
+/// caro SPRT, −36 ± 27.)
 ///
 /// - an open four or double four: 3, whatever fours the opponent has (as Rapfi's check):
 ///   the opponent's reply cannot be a five, and ours comes first. Asking also that the
@@ -65,7 +68,7 @@ pub fn quick_win(board: &mut Board, combos: bool) -> Option<i32> {
     let me = board.side_to_move();
     let opp = me.opp();
     let rule = board.rule();
-    if rule.caro || rule.renju || board.count(opp, Pattern4::AFive) > 0 {
+    if rule.caro || (rule.renju && me == Color::Black) || board.count(opp, Pattern4::AFive) > 0 {
         return None;
     }
     if board.count(me, Pattern4::BFlex4) > 0 {

@@ -283,23 +283,25 @@ fn local_fours_are_within_two_cells_or_four_along_a_line() {
 
 /// Whether some move of the side to move leaves every reply facing a five or a VCF: a win
 /// within `plies` plies (3 or more; the move and its reply, then a VCF of `(plies - 3) / 2`
-/// fours before its five).
+/// fours before its five). Only legal moves are played (black's renju fouls are not).
 fn wins_within(board: &mut Board, plies: i32) -> bool {
     let me = board.side_to_move();
     let fours = (plies - 3) / 2;
-    cells_at_least(board, me, Pattern4::FFlex3x2)
-        .iter()
-        .any(|&m| {
-            board.play(m);
-            let holds = board.candidates().iter().all(|&r| {
-                board.play(r);
-                let won = with_search(board, |ts| ts.vcf(fours)).is_some();
-                board.undo().ok();
-                won
-            });
+    let mut firsts = cells_at_least(board, me, Pattern4::FFlex3x2);
+    retain_legal(board, me, &mut firsts);
+    firsts.iter().any(|&m| {
+        board.play(m);
+        let mut replies = board.candidates();
+        retain_legal(board, me.opp(), &mut replies);
+        let holds = replies.iter().all(|&r| {
+            board.play(r);
+            let won = with_search(board, |ts| ts.vcf(fours)).is_some();
             board.undo().ok();
-            holds
-        })
+            won
+        });
+        board.undo().ok();
+        holds
+    })
 }
 
 #[test]
@@ -313,28 +315,66 @@ fn every_quick_win_holds_against_every_reply_under_exactly_five() {
 }
 
 #[test]
-fn quick_wins_are_claimed_under_freestyle_and_exactly_five_only() {
-    // Black's open three (h8 i8 j8) on 15x15, white's stones far off: an open four to make.
+fn no_quick_win_is_claimed_under_caro() {
+    quick_wins_hold_under(Rule::CARO, 15);
+}
+
+#[test]
+fn every_quick_win_holds_against_every_reply_under_renju() {
+    quick_wins_hold_under(Rule::RENJU, 16);
+}
+
+#[test]
+fn quick_wins_are_claimed_where_the_shapes_are_exact() {
+    // Black's open three (h8 i8 j8) on 15x15, white's stones far off, black to move: an
+    // open four to make, claimed under freestyle and exactly five only.
     for (rule, claimed) in [
-        (Rule::FREESTYLE, true),
-        (Rule::STANDARD, true),
-        (Rule::CARO, false),
-        (Rule::RENJU, false),
+        (Rule::FREESTYLE, Some(3)),
+        (Rule::STANDARD, Some(3)),
+        (Rule::CARO, None),
+        (Rule::RENJU, None),
     ] {
         let mut board = Board::new(15, rule).expect("size");
         for (x, y) in [(7, 7), (0, 0), (8, 7), (0, 14), (9, 7), (14, 0)] {
             board.play(Pos::new(x, y));
         }
         assert_eq!(node_kind(&board), NodeKind::Quiet);
-        assert_eq!(quick_win(&mut board, true).is_some(), claimed, "{rule:?}");
+        assert_eq!(quick_win(&mut board, true), claimed, "{rule:?}");
+    }
+    // White to move with two open twos crossing at h8 (i8 j8, h9 h10), black far off: a
+    // double three to make, claimed for white under renju too; and with k8 added (i8 j8
+    // k8), an open four to make.
+    for (rule, claimed) in [
+        (Rule::FREESTYLE, [Some(5), Some(3)]),
+        (Rule::STANDARD, [Some(5), Some(3)]),
+        (Rule::CARO, [None, None]),
+        (Rule::RENJU, [Some(5), Some(3)]),
+    ] {
+        let mut board = Board::new(15, rule).expect("size");
+        let black = [(0, 0), (0, 14), (14, 0), (14, 14), (2, 2), (2, 12)];
+        let white = [(8, 7), (9, 7), (7, 8), (7, 9), (10, 7)];
+        for k in 0..4 {
+            board.play(Pos::new(black[k].0, black[k].1));
+            board.play(Pos::new(white[k].0, white[k].1));
+        }
+        board.play(Pos::new(black[4].0, black[4].1));
+        assert_eq!(board.p4(Pos::new(7, 7), Color::White), Pattern4::FFlex3x2);
+        assert_eq!(quick_win(&mut board, true), claimed[0], "{rule:?}");
+        assert_eq!(quick_win(&mut board, false), None, "{rule:?}");
+        board.play(Pos::new(white[4].0, white[4].1));
+        board.play(Pos::new(black[5].0, black[5].1));
+        assert_eq!(board.count(Color::White, Pattern4::BFlex4), 2);
+        assert_eq!(quick_win(&mut board, false), claimed[1], "{rule:?}");
     }
 }
 
-/// Random games under `rule` until a quick win is claimed at a quiet or defence node; each
-/// claim is played out against every reply.
+/// Random games under `rule` (legal moves only) until a quick win is claimed at a quiet or
+/// defence node; each claim is played out against every reply.
 fn quick_wins_hold_under(rule: Rule, seed: u64) {
     use rand::{rngs::StdRng, Rng, SeedableRng};
     let mut rng = StdRng::seed_from_u64(seed);
+    // Claims are made where the shapes are exact: not under caro, nor for black under renju.
+    let claims = |me: Color| !(rule.caro || (rule.renju && me == Color::Black));
     // Quick wins met, by plies to the five (3 or 5); those met with opponent fours to make,
     // by plies; and those met at defence nodes (the opponent threatens an open four).
     let mut met = [0usize; 6];
@@ -354,7 +394,11 @@ fn quick_wins_hold_under(rule: Rule, seed: u64) {
             let quick = quick_win(&mut board, true);
             // An open four (or double four) is claimed as a win in three whatever fours the
             // opponent has: the node has no five to block, so ours comes first.
-            assert_eq!(open_four, quick == Some(3));
+            if claims(me) {
+                assert_eq!(open_four, quick == Some(3));
+            } else {
+                assert_eq!(quick, None);
+            }
             if let Some(plies) = quick {
                 let moves: Vec<String> = board.history().map(|p| format!("{p:?}")).collect();
                 // The win takes no more plies than claimed and, while the opponent has no
@@ -370,13 +414,17 @@ fn quick_wins_hold_under(rule: Rule, seed: u64) {
             }
             // Without the combinations only the open four counts.
             assert_ne!(quick_win(&mut board, false), Some(5));
-            let moves = board.candidates();
+            let mut moves = board.candidates();
+            retain_legal(&board, me, &mut moves);
             board.play(moves[rng.random_range(0..moves.len())]);
         }
     }
-    assert!(
-        met[3] >= 10 && met[5] >= 20 && against_fours[3] >= 5 && against_fours[5] >= 5,
-        "{met:?} {against_fours:?}"
-    );
-    assert!(at_defence >= 5, "{met:?} {at_defence}");
+    let summary = format!("{rule:?}: {met:?} {against_fours:?} {at_defence}");
+    if rule.caro {
+        assert_eq!(met, [0; 6], "{summary}");
+        return;
+    }
+    assert!(met[3] >= 10 && against_fours[3] >= 5, "{summary}");
+    assert!(met[5] >= 10 && against_fours[5] >= 3, "{summary}");
+    assert!(at_defence >= 5, "{summary}");
 }
