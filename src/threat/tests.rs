@@ -416,6 +416,9 @@ fn quick_wins_hold_under(rule: Rule, seed: u64) {
             assert_ne!(quick_win(&mut board, false), Some(5));
             let mut moves = board.candidates();
             retain_legal(&board, me, &mut moves);
+            if moves.is_empty() {
+                break;
+            }
             board.play(moves[rng.random_range(0..moves.len())]);
         }
     }
@@ -425,6 +428,6 @@ fn quick_wins_hold_under(rule: Rule, seed: u64) {
         return;
     }
     assert!(met[3] >= 10 && against_fours[3] >= 5, "{summary}");
-    assert!(met[5] >= 10 && against_fours[5] >= 3, "{summary}");
+    assert!(met[5] >= 20 && against_fours[5] >= 5, "{summary}");
     assert!(at_defence >= 5, "{summary}");
 }
