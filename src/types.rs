@@ -234,6 +234,16 @@ impl Rule {
         !self.exact_five && !self.caro && !self.renju
     }
 
+    /// Whether `color`'s threat classes are exact: no stone of the opponent's can spoil a
+    /// five of `color`'s and none of `color`'s fives needs a forbidden move. True under
+    /// freestyle and exactly five, and for white under renju (black's fouls only take
+    /// answers away from black); false under caro, where a stone at one end closes a five's
+    /// far end, and for black under renju. `threat::quick_win` claims wins only there.
+    #[inline]
+    pub const fn shapes_exact_for(self, color: Color) -> bool {
+        !(self.caro || (self.renju && matches!(color, Color::Black)))
+    }
+
     /// Whether `color` wins with a run of `n` stones whose ends are `a` and `b` (the cells
     /// just beyond it) under this rule.
     #[inline]

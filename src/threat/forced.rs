@@ -45,8 +45,8 @@ pub fn node_kind(board: &Board) -> NodeKind {
 /// A win the side to move forces whatever the opponent does, found with at most a move per
 /// four-three and no search, in plies to the five (Rapfi's quick win check). `None` while
 /// the opponent has a five to make; the search asks at quiet and defence nodes, where it has
-/// none. Claimed where the shapes are exact (no stone of the opponent's spoils a five of
-/// ours): under freestyle and exactly five, and for white under renju, where black's fouls
+/// none. Claimed where the shapes are exact (`Rule::shapes_exact_for`: no stone of the
+/// opponent's spoils a five of ours): under freestyle and exactly five, and for white under renju, where black's fouls
 /// only take answers away from black. `every_quick_win_holds_against_every_reply` checks
 /// every claim against every reply under each rule. Under caro a block at one end can spoil
 /// the other five (it closes that five's far end), and black's fives under renju must be
@@ -67,8 +67,7 @@ pub fn node_kind(board: &Board) -> NodeKind {
 pub fn quick_win(board: &mut Board, combos: bool) -> Option<i32> {
     let me = board.side_to_move();
     let opp = me.opp();
-    let rule = board.rule();
-    if rule.caro || (rule.renju && me == Color::Black) || board.count(opp, Pattern4::AFive) > 0 {
+    if !board.rule().shapes_exact_for(me) || board.count(opp, Pattern4::AFive) > 0 {
         return None;
     }
     if board.count(me, Pattern4::BFlex4) > 0 {

@@ -373,8 +373,6 @@ fn quick_wins_are_claimed_where_the_shapes_are_exact() {
 fn quick_wins_hold_under(rule: Rule, seed: u64) {
     use rand::{rngs::StdRng, Rng, SeedableRng};
     let mut rng = StdRng::seed_from_u64(seed);
-    // Claims are made where the shapes are exact: not under caro, nor for black under renju.
-    let claims = |me: Color| !(rule.caro || (rule.renju && me == Color::Black));
     // Quick wins met, by plies to the five (3 or 5); those met with opponent fours to make,
     // by plies; and those met at defence nodes (the opponent threatens an open four).
     let mut met = [0usize; 6];
@@ -394,7 +392,9 @@ fn quick_wins_hold_under(rule: Rule, seed: u64) {
             let quick = quick_win(&mut board, true);
             // An open four (or double four) is claimed as a win in three whatever fours the
             // opponent has: the node has no five to block, so ours comes first.
-            if claims(me) {
+            // Claims are made where the shapes are exact: not under caro, nor for black
+            // under renju.
+            if rule.shapes_exact_for(me) {
                 assert_eq!(open_four, quick == Some(3));
             } else {
                 assert_eq!(quick, None);
