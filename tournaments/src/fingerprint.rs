@@ -69,7 +69,7 @@ impl Header {
         } else {
             Err(format!(
                 "results.jsonl does not match this config, so --resume would mislabel its games \
-                 ({}); use another --out folder or run without --resume",
+                 ({}); use another --out folder or start over with --overwrite",
                 diffs.join("; ")
             ))
         }

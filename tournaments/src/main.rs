@@ -31,6 +31,10 @@ enum Cmd {
         /// Continue from the folder's results.jsonl instead of starting over.
         #[arg(long)]
         resume: bool,
+        /// Start over in a folder whose results.jsonl already holds finished games, deleting
+        /// them (without it, or --resume, such a folder is refused).
+        #[arg(long, conflicts_with = "resume")]
+        overwrite: bool,
         /// The first engine plays each of the others; the others do not meet.
         #[arg(long)]
         gauntlet: bool,
@@ -167,6 +171,7 @@ fn main() -> ExitCode {
             config,
             out,
             resume,
+            overwrite,
             gauntlet,
             shard,
         } => {
@@ -180,6 +185,7 @@ fn main() -> ExitCode {
             let opts = Options {
                 out: out.unwrap_or_else(|| runner::default_out(&config)),
                 resume,
+                overwrite,
                 gauntlet,
                 verbose: true,
             };

@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::console;
 use crate::fingerprint::{Fingerprint, Header};
 use crate::game::{self, Played, Setup};
-use crate::journal::Journal;
+use crate::journal::{self, Journal};
 use crate::psq::Psq;
 use crate::record::{GameRecord, Ply};
 use crate::report::{self, Summary};
@@ -29,6 +29,10 @@ pub struct Options {
     pub out: PathBuf,
     /// Continue from `results.jsonl` instead of starting over.
     pub resume: bool,
+    /// Start over even when `results.jsonl` already holds finished games (they are deleted).
+    /// Without it (and without `resume`) such a folder is refused, so a command typed
+    /// again without `--resume` cannot wipe a long run.
+    pub overwrite: bool,
     /// Force gauntlet pairing (the config can also ask for it).
     pub gauntlet: bool,
     /// Print per-game lines and the summary on stdout.
@@ -106,7 +110,7 @@ pub fn run_shard(
             None => {
                 return Err(format!(
                     "{} has no configuration fingerprint (written by an older runner), so it \
-                     cannot be checked against this config; run without --resume",
+                     cannot be checked against this config; start over with --overwrite",
                     results.display()
                 ))
             }
@@ -129,6 +133,9 @@ pub fn run_shard(
         }
         (j, recs)
     } else {
+        if !opts.overwrite {
+            refuse_finished_games(&results)?;
+        }
         // A fresh run must not leave games or logs of an earlier run beside its own.
         clear(&games_dir, "psq")?;
         clear(&games_dir, "sgf")?;
@@ -271,6 +278,25 @@ pub fn run_shard(
     })
 }
 
+/// A fresh run would delete the finished games of `results` (if it exists): refuse, and say
+/// how to go on. A file with no finished game (only a header, or torn) is no loss.
+fn refuse_finished_games(results: &Path) -> Result<(), String> {
+    if !results.exists() {
+        return Ok(());
+    }
+    let (records, _) = journal::read(results)?;
+    if records.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{} already holds {} finished game{}: run with --resume to continue them, or \
+         --overwrite to start over and delete them (or choose another --out folder)",
+        results.display(),
+        records.len(),
+        if records.len() == 1 { "" } else { "s" }
+    ))
+}
+
 /// Removes the files with extension `ext` that a run writes into `dir` (and nothing else).
 fn clear(dir: &Path, ext: &str) -> Result<(), String> {
     let entries =
@@ -312,7 +338,7 @@ fn check_matches(r: &GameRecord, schedule: &[Pairing], config: &Config) -> Resul
     } else {
         Err(format!(
             "results.jsonl game {} ({} vs {}, opening {}) does not match this config's schedule; \
-             use another --out folder or run without --resume",
+             use another --out folder or start over with --overwrite",
             r.game, r.black, r.white, r.opening
         ))
     }

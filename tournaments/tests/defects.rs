@@ -20,6 +20,7 @@ fn quiet(dir: &Path, resume: bool) -> Options {
     Options {
         out: dir.join("out"),
         resume,
+        overwrite: false,
         gauntlet: false,
         verbose: false,
     }
@@ -339,7 +340,9 @@ fn memory_over_the_limit_loses() {
     );
     assert!(done.markdown.contains("| memory limit | 2 |"));
 
-    // memory_limit = 0: the same engine plays on (max_memory is still sent).
+    // memory_limit = 0: the same engine plays on (max_memory is still sent). A folder of its
+    // own, as a fresh run refuses one with finished games.
+    let dir = scratch("memory-unlimited");
     let cfg = write_config(
         &dir,
         "board_size = 15\ntimeout_turn_ms = 2000\ntolerance_ms = 1000\nmax_memory = 67108864\nmemory_limit = 0\n",

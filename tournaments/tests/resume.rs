@@ -80,10 +80,18 @@ fn torn_results_are_repaired_and_finished_games_kept() {
     assert_eq!(again.records.len(), 8);
     assert_eq!(std::fs::read(&results).ok(), Some(before));
 
-    // A fresh run over a folder with more games than it plays leaves none of the old ones.
+    // Starting over (`--overwrite`) in a folder with more games than it plays leaves none of
+    // the old ones.
     let mut small = cfg.clone();
     small.openings.truncate(1);
-    let fresh = run(&small, &dir, false);
+    let opts = Options {
+        out: dir.join("out"),
+        resume: false,
+        overwrite: true,
+        gauntlet: false,
+        verbose: false,
+    };
+    let fresh = runner::run(&small, &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fresh.records.len(), 2);
     assert_eq!(read_records(&results).len(), 2);
     // One PSQ and one SGF per game.
@@ -107,6 +115,7 @@ fn resume_refuses_results_of_another_schedule() {
     let opts = Options {
         out: dir.join("out"),
         resume: true,
+        overwrite: false,
         gauntlet: false,
         verbose: false,
     };
@@ -174,4 +183,72 @@ fn kill_9_loses_no_finished_game() {
     assert_eq!(game_numbers(&records), (1..=8).collect::<Vec<_>>());
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap_or_else(|e| panic!("{e}"));
     assert!(summary.contains("games played: 8 of 8"), "{summary}");
+}
+
+/// The command of a long run typed again without `--resume` must not wipe it: the runner
+/// refuses, names both ways on, and leaves the folder byte for byte; `--overwrite` starts
+/// over, and a folder whose file holds no finished game needs neither.
+#[test]
+fn a_fresh_run_refuses_a_folder_with_finished_games() {
+    let dir = scratch("refuse");
+    let cfg_path = sane_config(&dir, "0");
+    let out = dir.join("out");
+    let results = out.join("results.jsonl");
+    let runner = |extra: &[&str]| {
+        Command::new(RUNNER)
+            .arg("run")
+            .arg(&cfg_path)
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .stdout(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert!(runner(&[]).status.success());
+    let before = std::fs::read(&results).unwrap_or_else(|e| panic!("{e}"));
+    let games_before = std::fs::read_dir(out.join("games"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .count();
+    assert_eq!(read_records(&results).len(), 8);
+
+    let again = runner(&[]);
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("already holds 8 finished games"), "{err}");
+    assert!(
+        err.contains("--resume") && err.contains("--overwrite"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(&results).unwrap_or_else(|e| panic!("{e}")),
+        before
+    );
+    let games_after = std::fs::read_dir(out.join("games"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .count();
+    assert_eq!(games_after, games_before);
+
+    // The two ways on cannot be asked for at once.
+    assert!(!runner(&["--resume", "--overwrite"]).status.success());
+    assert_eq!(
+        std::fs::read(&results).unwrap_or_else(|e| panic!("{e}")),
+        before
+    );
+
+    // Starting over replaces the file with a new run of the whole schedule.
+    assert!(runner(&["--overwrite"]).status.success());
+    let records = read_records(&results);
+    assert_eq!(game_numbers(&records), (1..=8).collect::<Vec<_>>());
+
+    // A file with a header and no finished game loses nothing: a plain run goes ahead.
+    let header = std::fs::read_to_string(&results)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    std::fs::write(&results, format!("{header}\n")).unwrap_or_else(|e| panic!("{e}"));
+    assert!(runner(&[]).status.success());
+    assert_eq!(read_records(&results).len(), 8);
 }

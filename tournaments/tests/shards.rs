@@ -160,6 +160,7 @@ fn merge_refuses_other_configs_and_duplicates() {
     let opts = |d: &Path| wuzi_tournament::runner::Options {
         out: d.join("out"),
         resume: false,
+        overwrite: false,
         gauntlet: false,
         verbose: false,
     };

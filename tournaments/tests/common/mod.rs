@@ -55,6 +55,7 @@ pub fn run_result(config: &Config, dir: &Path, resume: bool) -> Result<Finished,
     let opts = Options {
         out: dir.join("out"),
         resume,
+        overwrite: false,
         gauntlet: false,
         verbose: false,
     };
