@@ -30,6 +30,10 @@ pub struct Header {
     pub shard: Option<Shard>,
     /// The configuration that wrote it.
     pub fingerprint: Fingerprint,
+    /// Written by `merge` (its games are copies, so a new merge may replace them), not by a
+    /// run (whose journal is the only copy of its games).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub merged: bool,
 }
 
 impl Header {
@@ -43,6 +47,7 @@ impl Header {
             version: 1,
             shard,
             fingerprint,
+            merged: false,
         }
     }
 

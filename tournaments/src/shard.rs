@@ -76,6 +76,25 @@ pub struct Merged {
     pub markdown: String,
 }
 
+/// A merge may replace an earlier merge's `results.jsonl` (its games are copies of the
+/// shards'), but never a run's own journal with finished games: that is their only copy.
+fn refuse_a_runs_journal(out: &Path) -> Result<(), String> {
+    let path = out.join("results.jsonl");
+    if !path.exists() {
+        return Ok(());
+    }
+    let (records, recovery) = journal::read(&path)?;
+    if records.is_empty() || recovery.header.is_some_and(|h| h.merged) {
+        return Ok(());
+    }
+    Err(format!(
+        "{} holds {} finished games of a run, not of a merge, and merging there would delete \
+         them: choose a new --out folder",
+        path.display(),
+        records.len()
+    ))
+}
+
 /// Merges the output folders `dirs` (each with a `results.jsonl`) into `out`.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     if dirs.is_empty() {
@@ -92,6 +111,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
             d.display()
         ));
     }
+    refuse_a_runs_journal(out)?;
     let mut first: Option<(PathBuf, Header)> = None;
     // Game number -> (record, folder it came from).
     let mut games: BTreeMap<usize, (GameRecord, PathBuf)> = BTreeMap::new();
@@ -148,7 +168,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     std::fs::create_dir_all(&games_dir)
         .map_err(|e| format!("cannot create {}: {e}", games_dir.display()))?;
     let mut journal = Journal::create(&out.join("results.jsonl"))?;
-    journal.write_header(&Header::new(fp.clone(), None))?;
+    journal.write_header(&Header {
+        merged: true,
+        ..Header::new(fp.clone(), None)
+    })?;
     let mut records = Vec::with_capacity(games.len());
     for (record, dir) in games.into_values() {
         // The game file travels with its record (best effort: a shard may have lost it).

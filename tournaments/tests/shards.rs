@@ -197,4 +197,19 @@ fn merge_refuses_other_configs_and_duplicates() {
         "{}",
         m.markdown
     );
+    // A merge may be run again over its own output (its games are copies)...
+    let again = shard::merge(&[a.join("out")], &dir.join("m3")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(again.records.len(), 3);
+    // ...but never over a run's journal, even one it does not read: those games have no
+    // other copy, and the folder stays byte for byte.
+    let run_journal = b.join("out/results.jsonl");
+    let before = std::fs::read(&run_journal).unwrap_or_else(|e| panic!("{e}"));
+    let err = shard::merge(&[a.join("out")], &b.join("out"))
+        .err()
+        .unwrap_or_default();
+    assert!(
+        err.contains("finished games of a run") && err.contains("new --out folder"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(&run_journal).ok(), Some(before));
 }
