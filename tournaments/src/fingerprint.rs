@@ -221,6 +221,11 @@ impl Fingerprint {
             .ok()
     }
 
+    /// Board size and `INFO rule` bits, as the games were played (for their SGF).
+    pub fn board(&self) -> Option<(usize, u32)> {
+        Some((self.get_parsed("board_size")?, self.get_parsed("rule")?))
+    }
+
     fn get_parsed<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
         self.0.get(key)?.parse().ok()
     }

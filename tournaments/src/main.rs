@@ -47,7 +47,7 @@ enum Cmd {
         /// Output folders holding a results.jsonl each.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Folder for the merged results.jsonl, summary.md and games/.
+        /// Folder for the merged results.jsonl, summary.md, games/ and games.sgf.
         #[arg(long)]
         out: PathBuf,
     },

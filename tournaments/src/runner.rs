@@ -298,7 +298,7 @@ fn refuse_finished_games(results: &Path) -> Result<(), String> {
 }
 
 /// Removes the files with extension `ext` that a run writes into `dir` (and nothing else).
-fn clear(dir: &Path, ext: &str) -> Result<(), String> {
+pub(crate) fn clear(dir: &Path, ext: &str) -> Result<(), String> {
     let entries =
         std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
     for entry in entries.flatten() {

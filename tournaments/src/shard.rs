@@ -6,7 +6,8 @@
 //! shard writes its own output folder, whose `results.jsonl` header names the shard and the
 //! configuration's fingerprint. [`merge`] reads such folders (without changing them), refuses
 //! journals of different configurations or holding the same game twice, and writes one
-//! `results.jsonl`, `summary.md` and `games/` for the whole tournament.
+//! `results.jsonl`, `summary.md`, `games/` (PSQ and SGF) and `games.sgf` for the whole
+//! tournament; it may replace an earlier merge, never a run's journal.
 
 use crate::fingerprint::{Fingerprint, Header};
 use crate::journal::{self, Journal};
@@ -167,6 +168,10 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     let games_dir = out.join("games");
     std::fs::create_dir_all(&games_dir)
         .map_err(|e| format!("cannot create {}: {e}", games_dir.display()))?;
+    // An earlier merge's game files go with its journal: none may sit beside this merge's
+    // records under a number this merge does not hold.
+    crate::runner::clear(&games_dir, "psq")?;
+    crate::runner::clear(&games_dir, "sgf")?;
     let mut journal = Journal::create(&out.join("results.jsonl"))?;
     journal.write_header(&Header {
         merged: true,
@@ -183,6 +188,20 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         }
         journal.append(&record)?;
         records.push(record);
+    }
+    // The SGFs a run writes beside its PSQs, each game's and the collection, written anew
+    // from the records (so a shard that lost its files loses no SGF).
+    if let Some((size, rule)) = fp.board() {
+        let mut all = String::new();
+        for record in &records {
+            let text = crate::sgf::game(record, size, rule);
+            let path = games_dir.join(format!("{:04}.sgf", record.game));
+            std::fs::write(&path, &text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            all.push_str(&text);
+        }
+        let path = out.join("games.sgf");
+        std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
 
     let names = fp.engine_names();

@@ -123,9 +123,19 @@ fn four_shard_processes_merge_into_the_whole_tournament() {
         (1..=total).collect::<Vec<_>>(),
         "every game exactly once"
     );
+    let read = |p: PathBuf| std::fs::read(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     for r in &merged {
         assert!(merged_dir.join(&r.psq).is_file(), "{}", r.psq);
+        // Each game's SGF, as its shard wrote it.
+        let sgf = format!("games/{:04}.sgf", r.game);
+        assert_eq!(
+            read(merged_dir.join(&sgf)),
+            read(shards[(r.game - 1) % 4].join(&sgf)),
+            "{sgf}"
+        );
     }
+    let collection = String::from_utf8(read(merged_dir.join("games.sgf"))).unwrap_or_default();
+    assert_eq!(collection.matches("(;FF[4]").count(), total);
 
     // One process, the same games.
     let whole = run(&load(&cfg), &dir, false);
@@ -197,9 +207,15 @@ fn merge_refuses_other_configs_and_duplicates() {
         "{}",
         m.markdown
     );
-    // A merge may be run again over its own output (its games are copies)...
+    // A merge may be run again over its own output (its games are copies), and leaves no
+    // game file of the earlier merge beside its own...
+    let stale = dir.join("m3/games/0099.psq");
+    std::fs::write(&stale, "stale").unwrap_or_else(|e| panic!("{e}"));
     let again = shard::merge(&[a.join("out")], &dir.join("m3")).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(again.records.len(), 3);
+    assert!(!stale.exists());
+    let files = std::fs::read_dir(dir.join("m3/games")).map_or(0, |d| d.count());
+    assert_eq!(files, 6, "one PSQ and one SGF per merged game");
     // ...but never over a run's journal, even one it does not read: those games have no
     // other copy, and the folder stays byte for byte.
     let run_journal = b.join("out/results.jsonl");
