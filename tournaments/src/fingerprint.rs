@@ -226,6 +226,11 @@ impl Fingerprint {
         Some((self.get_parsed("board_size")?, self.get_parsed("rule")?))
     }
 
+    /// A recorded setting, parsed (`None` if absent or unreadable).
+    pub fn setting<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
+        self.get_parsed(key)
+    }
+
     fn get_parsed<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
         self.0.get(key)?.parse().ok()
     }

@@ -10,6 +10,7 @@
 use crate::board::Side;
 use crate::config::Config;
 use crate::elo;
+use crate::fingerprint::Fingerprint;
 use crate::record::GameRecord;
 use crate::report::{short_count, Summary};
 use crate::sgf;
@@ -42,24 +43,74 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// What the page says of the games' conditions: a run's from its config, a merge's from the
+/// journals' fingerprint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Conditions {
+    /// The page's title.
+    pub title: String,
+    /// Side of the board.
+    pub board_size: usize,
+    /// `INFO rule` bits.
+    pub rule_bits: u32,
+    /// Per-move limit in ms.
+    pub timeout_turn_ms: u64,
+    /// The game clock as the summary prints it (`none` or `N ms`).
+    pub game_clock: String,
+    /// Stones at which a game is drawn.
+    pub draw_after_moves: usize,
+}
+
+impl Conditions {
+    /// A run's conditions, titled by its config file.
+    pub fn of_config(config: &Config) -> Conditions {
+        let s = &config.settings;
+        Conditions {
+            title: format!("Tournament: {}", config.path.display()),
+            board_size: s.board_size,
+            rule_bits: s.rule_bits,
+            timeout_turn_ms: s.timeout_turn_ms,
+            game_clock: s.game_clock(),
+            draw_after_moves: s.draw_after_moves,
+        }
+    }
+
+    /// The conditions a fingerprint records (`None` if it lacks one of them).
+    pub fn of_fingerprint(fp: &Fingerprint, title: String) -> Option<Conditions> {
+        let (board_size, rule_bits) = fp.board()?;
+        let clock: u64 = fp.setting("timeout_match_ms")?;
+        Some(Conditions {
+            title,
+            board_size,
+            rule_bits,
+            timeout_turn_ms: fp.setting("timeout_turn_ms")?,
+            game_clock: if clock == 0 {
+                "none".to_string()
+            } else {
+                format!("{clock} ms")
+            },
+            draw_after_moves: fp.setting("draw_after_moves")?,
+        })
+    }
+}
+
 /// The page for a finished (or partly played) tournament; `records` in game order, `sprt`
 /// the test's state when the config has `[sprt]`.
 pub fn report(
-    config: &Config,
+    s: &Conditions,
     records: &[GameRecord],
     summary: &Summary,
     sprt: Option<&Tracker>,
 ) -> String {
-    let s = &config.settings;
     let mut page = String::new();
-    let title = format!("Tournament: {}", config.path.display());
+    let title = &s.title;
     let _ = write!(
         page,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{}</title>\n<style>{CSS}</style>\n</head>\n<body>\n<h1>{}</h1>\n",
-        escape(&title),
-        escape(&title)
+        escape(title),
+        escape(title)
     );
     let _ = writeln!(
         page,
@@ -68,7 +119,7 @@ pub fn report(
         s.board_size,
         s.rule_bits,
         s.timeout_turn_ms,
-        s.game_clock(),
+        s.game_clock,
         s.draw_after_moves,
         summary.games
     );
@@ -79,7 +130,7 @@ pub fn report(
     crosstable(&mut page, summary);
     endings(&mut page, summary);
     tt_chart(&mut page, summary, records);
-    replay(&mut page, config, records);
+    replay(&mut page, s.board_size, records);
     page.push_str("</body>\n</html>\n");
     page
 }
@@ -335,7 +386,7 @@ fn tt_chart(page: &mut String, sm: &Summary, records: &[GameRecord]) {
     page.push_str("</table>\n");
 }
 
-fn replay(page: &mut String, config: &Config, records: &[GameRecord]) {
+fn replay(page: &mut String, board_size: usize, records: &[GameRecord]) {
     page.push_str("<h2>Games</h2>\n<table id=\"games\">\n<tr><th>game</th><th>black</th><th>white</th><th>result</th><th>how</th><th>stones</th><th></th></tr>\n");
     for r in records {
         let _ = writeln!(
@@ -401,7 +452,7 @@ fn replay(page: &mut String, config: &Config, records: &[GameRecord]) {
             })
         })
         .collect();
-    let data = json!({ "size": config.settings.board_size, "games": games });
+    let data = json!({ "size": board_size, "games": games });
     // `</script>` or `<!--` inside a script element would change how the page parses; `<`
     // only occurs inside JSON strings, where `\u003c` is the same character.
     let text = data.to_string().replace('<', "\\u003c");
@@ -614,7 +665,12 @@ mod tests {
             opening_stones: 0,
         };
         let records = [record];
-        let page = report(&config, &records, &Summary::new(&names, &records), None);
+        let page = report(
+            &Conditions::of_config(&config),
+            &records,
+            &Summary::new(&names, &records),
+            None,
+        );
         // Only the page's own two script elements close.
         assert_eq!(page.matches("</script>").count(), 2, "{page}");
         assert!(!page.contains("<b>x"));
@@ -664,7 +720,12 @@ mod tests {
                 opening_stones: 0,
             })
             .collect();
-        let page = report(&config, &records, &Summary::new(&names, &records), None);
+        let page = report(
+            &Conditions::of_config(&config),
+            &records,
+            &Summary::new(&names, &records),
+            None,
+        );
         assert_eq!(page.matches("[0,0,7,[\"depth 3\"]]").count(), MESSAGE_GAMES);
         assert_eq!(page.matches("[0,0,7,[]]").count(), 1);
         assert!(page.contains(&format!("for the first {MESSAGE_GAMES} games only")));

@@ -47,7 +47,7 @@ enum Cmd {
         /// Output folders holding a results.jsonl each.
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
-        /// Folder for the merged results.jsonl, summary.md, games/ and games.sgf.
+        /// Folder for the merged results.jsonl, summary.md, games/, games.sgf and report.html.
         #[arg(long)]
         out: PathBuf,
     },

@@ -396,7 +396,7 @@ fn write_extras(
         .collect();
     let path = out.join("games.sgf");
     std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let page = html::report(config, records, summary, sprt);
+    let page = html::report(&html::Conditions::of_config(config), records, summary, sprt);
     let path = out.join("report.html");
     std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

@@ -6,10 +6,11 @@
 //! shard writes its own output folder, whose `results.jsonl` header names the shard and the
 //! configuration's fingerprint. [`merge`] reads such folders (without changing them), refuses
 //! journals of different configurations or holding the same game twice, and writes one
-//! `results.jsonl`, `summary.md`, `games/` (PSQ and SGF) and `games.sgf` for the whole
-//! tournament; it may replace an earlier merge, never a run's journal.
+//! `results.jsonl`, `summary.md`, `games/` (PSQ and SGF), `games.sgf` and `report.html`
+//! for the whole tournament; it may replace an earlier merge, never a run's journal.
 
 use crate::fingerprint::{Fingerprint, Header};
+use crate::html;
 use crate::journal::{self, Journal};
 use crate::record::GameRecord;
 use crate::report::Summary;
@@ -211,6 +212,12 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let title = format!("Tournament: merged from {} journals", dirs.len());
+    if let Some(conditions) = html::Conditions::of_fingerprint(fp, title) {
+        let page = html::report(&conditions, &records, &summary, None);
+        let path = out.join("report.html");
+        std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
     Ok(Merged {
         records,
         total,

@@ -156,6 +156,21 @@ fn four_shard_processes_merge_into_the_whole_tournament() {
         section(&md, "## Standings", "## Transposition"),
         section(&whole.markdown, "## Standings", "## Transposition")
     );
+    // The HTML report too: the same standings, crosstable and endings as one process's, and
+    // every game in its table.
+    let page = std::fs::read_to_string(merged_dir.join("report.html")).unwrap_or_default();
+    let whole_page = std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_default();
+    assert_eq!(
+        section(&page, "<h2>Standings</h2>", "<h2>Transposition"),
+        section(&whole_page, "<h2>Standings</h2>", "<h2>Transposition")
+    );
+    assert!(page.contains("merged from 4 journals"), "{page}");
+    assert_eq!(
+        section(&page, "<table id=\"games\">", "</table>")
+            .matches("<tr><td>")
+            .count(),
+        total
+    );
 }
 
 #[test]
