@@ -120,11 +120,16 @@ pub struct Settings {
 impl Settings {
     /// The game clock as the summary and the report print it: `none` or `N ms`.
     pub fn game_clock(&self) -> String {
-        if self.timeout_match_ms == 0 {
-            "none".to_string()
-        } else {
-            format!("{} ms", self.timeout_match_ms)
-        }
+        game_clock_text(self.timeout_match_ms)
+    }
+}
+
+/// A per-game clock of `ms` as the summary and the report print it: `none` (0) or `N ms`.
+pub fn game_clock_text(ms: u64) -> String {
+    if ms == 0 {
+        "none".to_string()
+    } else {
+        format!("{ms} ms")
     }
 }
 

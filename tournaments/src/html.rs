@@ -8,7 +8,7 @@
 //! keys) in order after loading, which is how the browser test steps through a game.
 
 use crate::board::Side;
-use crate::config::Config;
+use crate::config::{game_clock_text, Config};
 use crate::elo;
 use crate::fingerprint::Fingerprint;
 use crate::record::GameRecord;
@@ -78,17 +78,12 @@ impl Conditions {
     /// The conditions a fingerprint records (`None` if it lacks one of them).
     pub fn of_fingerprint(fp: &Fingerprint, title: String) -> Option<Conditions> {
         let (board_size, rule_bits) = fp.board()?;
-        let clock: u64 = fp.setting("timeout_match_ms")?;
         Some(Conditions {
             title,
             board_size,
             rule_bits,
             timeout_turn_ms: fp.setting("timeout_turn_ms")?,
-            game_clock: if clock == 0 {
-                "none".to_string()
-            } else {
-                format!("{clock} ms")
-            },
+            game_clock: game_clock_text(fp.setting("timeout_match_ms")?),
             draw_after_moves: fp.setting("draw_after_moves")?,
         })
     }
