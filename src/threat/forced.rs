@@ -46,13 +46,13 @@ pub fn node_kind(board: &Board) -> NodeKind {
 /// four-three and no search, in plies to the five (Rapfi's quick win check). `None` while
 /// the opponent has a five to make; the search asks at quiet and defence nodes, where it has
 /// none. Claimed where the shapes are exact (`Rule::shapes_exact_for`: no stone of the
-/// opponent's spoils a five of ours): under freestyle and exactly five, and for white under renju, where black's fouls
-/// only take answers away from black. `every_quick_win_holds_against_every_reply` checks
-/// every claim against every reply under each rule. Under caro a block at one end can spoil
-/// the other five (it closes that five's far end), and black's fives under renju must be
-/// exact and its moves legal: there the wins are left to the search. (Playing each open four
-/// and trying every block found them soundly, but cost more than it saved: session 55's
-/// caro SPRT, −36 ± 27.)
+/// opponent's spoils a five of ours): under freestyle and exactly five, and for white under
+/// renju, where black's fouls only take answers away from black.
+/// `every_quick_win_holds_against_every_reply` checks every claim against every reply under
+/// each rule. Under caro a block at one end can spoil the other five (it closes that five's
+/// far end), and black's fives under renju must be exact and its moves legal: there the wins
+/// are left to the search. (Playing each open four and trying every block found them
+/// soundly, but cost more than it saved: session 55's caro SPRT, −36 ± 27.)
 ///
 /// - an open four or double four: 3, whatever fours the opponent has (as Rapfi's check):
 ///   the opponent's reply cannot be a five, and ours comes first. Asking also that the

@@ -221,17 +221,8 @@ impl Fingerprint {
             .ok()
     }
 
-    /// Board size and `INFO rule` bits, as the games were played (for their SGF).
-    pub fn board(&self) -> Option<(usize, u32)> {
-        Some((self.get_parsed("board_size")?, self.get_parsed("rule")?))
-    }
-
     /// A recorded setting, parsed (`None` if absent or unreadable).
-    pub fn setting<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
-        self.get_parsed(key)
-    }
-
-    fn get_parsed<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
+    pub fn get_parsed<T: std::str::FromStr>(&self, key: &str) -> Option<T> {
         self.0.get(key)?.parse().ok()
     }
 }

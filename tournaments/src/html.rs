@@ -77,14 +77,13 @@ impl Conditions {
 
     /// The conditions a fingerprint records (`None` if it lacks one of them).
     pub fn of_fingerprint(fp: &Fingerprint, title: String) -> Option<Conditions> {
-        let (board_size, rule_bits) = fp.board()?;
         Some(Conditions {
             title,
-            board_size,
-            rule_bits,
-            timeout_turn_ms: fp.setting("timeout_turn_ms")?,
-            game_clock: game_clock_text(fp.setting("timeout_match_ms")?),
-            draw_after_moves: fp.setting("draw_after_moves")?,
+            board_size: fp.get_parsed("board_size")?,
+            rule_bits: fp.get_parsed("rule")?,
+            timeout_turn_ms: fp.get_parsed("timeout_turn_ms")?,
+            game_clock: game_clock_text(fp.get_parsed("timeout_match_ms")?),
+            draw_after_moves: fp.get_parsed("draw_after_moves")?,
         })
     }
 }

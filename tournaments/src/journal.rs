@@ -93,6 +93,16 @@ pub fn read(path: &Path) -> Result<(Vec<GameRecord>, Recovery), String> {
     Ok((records, recovery))
 }
 
+/// [`read`] of a results file that may not exist: its finished games and its header, or
+/// none of either when there is no file.
+pub fn existing(path: &Path) -> Result<(Vec<GameRecord>, Option<Header>), String> {
+    if !path.exists() {
+        return Ok((Vec::new(), None));
+    }
+    let (records, recovery) = read(path)?;
+    Ok((records, recovery.header))
+}
+
 /// The records of complete lines, first record of a game number wins; the header and
 /// unreadable line numbers go to `recovery`.
 fn parse(bytes: &[u8], recovery: &mut Recovery) -> Vec<GameRecord> {

@@ -213,7 +213,10 @@ pub fn run_shard(
         for (p, played) in rx {
             let record = make_record(config, &p, &played);
             let result = write_psq(&games_dir, &record.psq, config, &p, &played)
-                .and_then(|()| write_sgf(&games_dir, &record, config))
+                .and_then(|()| {
+                    let s = &config.settings;
+                    write_sgf(&games_dir, &record, s.board_size, s.rule_bits)
+                })
                 .and_then(|()| journal.append(&record));
             if let Err(e) = result {
                 failure = Some(e);
@@ -264,7 +267,8 @@ pub fn run_shard(
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    write_extras(out, config, &records, &summary, tracker.as_ref())?;
+    let conditions = html::Conditions::of_config(config);
+    write_extras(out, &conditions, &records, &summary, tracker.as_ref())?;
     if opts.verbose {
         console::line(&format!("\n{markdown}"));
         console::line(&format!("results: {}", out.display()));
@@ -281,10 +285,7 @@ pub fn run_shard(
 /// A fresh run would delete the finished games of `results` (if it exists): refuse, and say
 /// how to go on. A file with no finished game (only a header, or torn) is no loss.
 fn refuse_finished_games(results: &Path) -> Result<(), String> {
-    if !results.exists() {
-        return Ok(());
-    }
-    let (records, _) = journal::read(results)?;
+    let (records, _) = journal::existing(results)?;
     if records.is_empty() {
         return Ok(());
     }
@@ -373,30 +374,35 @@ fn make_record(config: &Config, p: &Pairing, played: &Played) -> GameRecord {
     }
 }
 
-/// `games/NNNN.sgf` beside the PSQ.
-fn write_sgf(dir: &Path, record: &GameRecord, config: &Config) -> Result<(), String> {
-    let s = &config.settings;
+/// `games/NNNN.sgf` beside the PSQ, for a game played on a board of `size` under `rule_bits`
+/// (a run's and a merge's).
+pub(crate) fn write_sgf(
+    dir: &Path,
+    record: &GameRecord,
+    size: usize,
+    rule_bits: u32,
+) -> Result<(), String> {
     let path = dir.join(format!("{:04}.sgf", record.game));
-    std::fs::write(&path, sgf::game(record, s.board_size, s.rule_bits))
+    std::fs::write(&path, sgf::game(record, size, rule_bits))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// `games.sgf` (every game in one collection, in game order) and `report.html`.
-fn write_extras(
+/// `games.sgf` (every game in one collection, in game order) and `report.html` (a run's and
+/// a merge's).
+pub(crate) fn write_extras(
     out: &Path,
-    config: &Config,
+    conditions: &html::Conditions,
     records: &[GameRecord],
     summary: &Summary,
     sprt: Option<&sprt::Tracker>,
 ) -> Result<(), String> {
-    let s = &config.settings;
     let all: String = records
         .iter()
-        .map(|r| sgf::game(r, s.board_size, s.rule_bits))
+        .map(|r| sgf::game(r, conditions.board_size, conditions.rule_bits))
         .collect();
     let path = out.join("games.sgf");
     std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let page = html::report(&html::Conditions::of_config(config), records, summary, sprt);
+    let page = html::report(conditions, records, summary, sprt);
     let path = out.join("report.html");
     std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
 }

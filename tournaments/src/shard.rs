@@ -14,6 +14,7 @@ use crate::html;
 use crate::journal::{self, Journal};
 use crate::record::GameRecord;
 use crate::report::Summary;
+use crate::runner;
 use crate::schedule::Pairing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -82,11 +83,8 @@ pub struct Merged {
 /// shards'), but never a run's own journal with finished games: that is their only copy.
 fn refuse_a_runs_journal(out: &Path) -> Result<(), String> {
     let path = out.join("results.jsonl");
-    if !path.exists() {
-        return Ok(());
-    }
-    let (records, recovery) = journal::read(&path)?;
-    if records.is_empty() || recovery.header.is_some_and(|h| h.merged) {
+    let (records, header) = journal::existing(&path)?;
+    if records.is_empty() || header.is_some_and(|h| h.merged) {
         return Ok(());
     }
     Err(format!(
@@ -171,8 +169,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         .map_err(|e| format!("cannot create {}: {e}", games_dir.display()))?;
     // An earlier merge's game files go with its journal: none may sit beside this merge's
     // records under a number this merge does not hold.
-    crate::runner::clear(&games_dir, "psq")?;
-    crate::runner::clear(&games_dir, "sgf")?;
+    runner::clear(&games_dir, "psq")?;
+    runner::clear(&games_dir, "sgf")?;
     let mut journal = Journal::create(&out.join("results.jsonl"))?;
     journal.write_header(&Header {
         merged: true,
@@ -190,20 +188,6 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         journal.append(&record)?;
         records.push(record);
     }
-    // The SGFs a run writes beside its PSQs, each game's and the collection, written anew
-    // from the records (so a shard that lost its files loses no SGF).
-    if let Some((size, rule)) = fp.board() {
-        let mut all = String::new();
-        for record in &records {
-            let text = crate::sgf::game(record, size, rule);
-            let path = games_dir.join(format!("{:04}.sgf", record.game));
-            std::fs::write(&path, &text)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            all.push_str(&text);
-        }
-        let path = out.join("games.sgf");
-        std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    }
 
     let names = fp.engine_names();
     let mut summary = Summary::new(&names, &records);
@@ -212,11 +196,20 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    // What a run writes besides: each game's SGF (from its record, so a shard that lost its
+    // files loses no SGF), the collection and the report (without an SPRT: it needs the
+    // config).
     let title = format!("Tournament: merged from {} journals", dirs.len());
     if let Some(conditions) = html::Conditions::of_fingerprint(fp, title) {
-        let page = html::report(&conditions, &records, &summary, None);
-        let path = out.join("report.html");
-        std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        for record in &records {
+            runner::write_sgf(
+                &games_dir,
+                record,
+                conditions.board_size,
+                conditions.rule_bits,
+            )?;
+        }
+        runner::write_extras(out, &conditions, &records, &summary, None)?;
     }
     Ok(Merged {
         records,
