@@ -83,9 +83,13 @@ struct MistakesArgs {
     /// Position ids are this and the game's number (GN).
     #[arg(long, default_value = "G")]
     prefix: String,
-    /// Write the positions file here (it is printed either way).
+    /// Write the positions file here (it is printed either way). An existing file is
+    /// refused unless --overwrite.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an existing --out file (deleted before the scan starts).
+    #[arg(long)]
+    overwrite: bool,
     /// Folder for the judge's logs, one per position asked.
     #[arg(long)]
     logs: Option<PathBuf>,
@@ -147,9 +151,13 @@ struct JudgeArgs {
     /// Avoided = the judge's score from the engine's side is above this.
     #[arg(long, default_value_t = -300, allow_negative_numbers = true)]
     threshold: i64,
-    /// Folder for judge.json, judge.csv, summary.md and the engine logs.
+    /// Folder for judge.json, judge.csv, summary.md and the engine logs. A folder that
+    /// holds an earlier run's figures is refused unless --overwrite.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Replace an earlier run's figures and engine logs in --out (deleted before it starts).
+    #[arg(long)]
+    overwrite: bool,
     /// Positions handled at the same time (1 keeps the timing honest).
     #[arg(long, default_value_t = 1)]
     concurrency: usize,
@@ -256,6 +264,9 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
         }
         list.retain(|p| a.only.contains(&p.id));
     }
+    if let Some(dir) = &a.out {
+        report::prepare(dir, a.overwrite)?;
+    }
     let opts = judge::Options {
         engine: judge::engine_from_command("engine", &a.engine)?,
         judge: a
@@ -345,6 +356,9 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
             a.judging.rule
         ));
     }
+    if let Some(out) = &a.out {
+        refuse_earlier_file(out, a.overwrite)?;
+    }
     if let Some(dir) = &a.logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -402,4 +416,19 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Refuses an existing `out` file, which a long scan would replace at its end, unless
+/// `overwrite`; then deletes it first, so a scan that stops half-way leaves no older file.
+fn refuse_earlier_file(out: &std::path::Path, overwrite: bool) -> Result<(), String> {
+    if !out.exists() {
+        return Ok(());
+    }
+    if !overwrite {
+        return Err(format!(
+            "{} already exists: run with --overwrite to replace it, or choose another --out",
+            out.display()
+        ));
+    }
+    std::fs::remove_file(out).map_err(|e| format!("cannot remove {}: {e}", out.display()))
 }

@@ -230,6 +230,36 @@ fn the_command_prints_and_writes_the_figure() {
     );
     assert!(dir.join("out/summary.md").is_file() && dir.join("out/logs/WIN-engine.log").is_file());
 
+    // A second run into the same folder is refused before any engine starts, and leaves
+    // the figures as they were; --overwrite replaces them and the earlier engine logs.
+    let before = read(&dir.join("out/judge.json"));
+    let again = |extra: &[&str]| {
+        Command::new(RUNNER)
+            .args(["judge", "--positions"])
+            .arg(&file)
+            .args(["--engine", &engine, "--judge", &judge, "--only", "BLOCK"])
+            .args(["--turn-ms", "300", "--out", &out_dir.to_string_lossy()])
+            .args(extra)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let refused = again(&[]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("earlier judge run") && stderr.contains("--overwrite"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&refused.stdout).contains("avoided"));
+    assert_eq!(read(&dir.join("out/judge.json")), before);
+    let replaced = again(&["--overwrite"]);
+    assert!(replaced.status.success(), "{replaced:?}");
+    let json: serde_json::Value =
+        serde_json::from_str(&read(&dir.join("out/judge.json"))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["totals"]["positions"], 1, "{json}");
+    assert!(dir.join("out/logs/BLOCK-engine.log").is_file());
+    assert!(!dir.join("out/logs/WIN-engine.log").exists());
+
     // A judge that never scores: everything is printed, and the exit status says so.
     let silent = format!("{FAKE} first");
     let out = Command::new(RUNNER)

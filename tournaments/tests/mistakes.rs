@@ -175,6 +175,30 @@ fn the_command_prints_and_writes_the_file() {
     let p = positions::load(&out, 20, FREESTYLE).expect("loads");
     assert_eq!((p.len(), p[0].id.as_str()), (1, "PZ7"));
 
+    // The file is not replaced by a second scan unless --overwrite says so.
+    let again = |extra: &[&str]| {
+        Command::new(RUNNER)
+            .arg("mistakes")
+            .arg(&games)
+            .args(["--player", "Wuzi", "--judge", &judge, "--prefix", "PY"])
+            .arg("--out")
+            .arg(&out)
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let refused = again(&[]);
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("already exists") && stderr.contains("--overwrite"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).expect("kept"), text);
+    assert!(again(&["--overwrite"]).status.success());
+    let p = positions::load(&out, 20, FREESTYLE).expect("loads");
+    assert_eq!((p.len(), p[0].id.as_str()), (1, "PY7"));
+
     // Games of another rule than --rule are refused.
     let run = Command::new(RUNNER)
         .arg("mistakes")

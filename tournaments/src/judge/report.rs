@@ -351,6 +351,41 @@ pub fn csv(verdicts: &[Verdict]) -> String {
 }
 
 /// Writes `judge.json`, `judge.csv` and `summary.md` into `dir`.
+/// The files `write` puts in a run's folder.
+pub const FILES: [&str; 3] = ["judge.json", "judge.csv", "summary.md"];
+
+/// Readies the folder `dir` of a run before any engine starts. A folder that holds an
+/// earlier run's figures is refused unless `overwrite`; then those figures and the engine
+/// logs in `dir/logs` are deleted first, so a run that stops half-way leaves no older
+/// figure beside its own logs.
+pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
+    let earlier: Vec<_> = FILES
+        .iter()
+        .map(|name| dir.join(name))
+        .filter(|path| path.exists())
+        .collect();
+    if earlier.is_empty() {
+        return Ok(());
+    }
+    if !overwrite {
+        return Err(format!(
+            "{} already holds an earlier judge run's figures ({}): run with --overwrite to \
+             replace them, or choose another --out folder",
+            dir.display(),
+            FILES[0]
+        ));
+    }
+    for path in earlier {
+        std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+    }
+    let logs = dir.join("logs");
+    if logs.is_dir() {
+        crate::runner::clear(&logs, "log")?;
+    }
+    Ok(())
+}
+
 pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let totals = Totals::of(verdicts);
@@ -366,11 +401,7 @@ pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), Stri
         table(verdicts),
         run.total_line(&totals)
     );
-    for (name, text) in [
-        ("judge.json", json + "\n"),
-        ("judge.csv", csv(verdicts)),
-        ("summary.md", summary),
-    ] {
+    for (name, text) in FILES.into_iter().zip([json + "\n", csv(verdicts), summary]) {
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
     }
