@@ -350,7 +350,6 @@ pub fn csv(verdicts: &[Verdict]) -> String {
     out
 }
 
-/// Writes `judge.json`, `judge.csv` and `summary.md` into `dir`.
 /// The files `write` puts in a run's folder.
 pub const FILES: [&str; 3] = ["judge.json", "judge.csv", "summary.md"];
 
@@ -386,6 +385,7 @@ pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Writes `judge.json`, `judge.csv` and `summary.md` into `dir`.
 pub fn write(dir: &Path, run: &RunInfo, verdicts: &[Verdict]) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let totals = Totals::of(verdicts);
