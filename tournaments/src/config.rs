@@ -52,6 +52,8 @@ struct RawEngine {
     workdir: Option<String>,
     #[serde(default)]
     options: toml::Table,
+    timeout_turn_ms: Option<u64>,
+    timeout_match_ms: Option<u64>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -122,6 +124,15 @@ impl Settings {
     pub fn game_clock(&self) -> String {
         game_clock_text(self.timeout_match_ms)
     }
+
+    /// The conditions `engine` plays under: these, with its own time limits if it has any.
+    pub fn for_engine(&self, engine: &EngineSpec) -> Settings {
+        Settings {
+            timeout_turn_ms: engine.timeout_turn_ms.unwrap_or(self.timeout_turn_ms),
+            timeout_match_ms: engine.timeout_match_ms.unwrap_or(self.timeout_match_ms),
+            ..self.clone()
+        }
+    }
 }
 
 /// A per-game clock of `ms` as the summary and the report print it: `none` (0) or `N ms`.
@@ -147,6 +158,30 @@ pub struct EngineSpec {
     /// Extra `INFO key value` lines sent after the standard ones (`options` in the config,
     /// keys in sorted order), e.g. `max_node` for fixed-node tests.
     pub options: Vec<gomocup_protocol::Info>,
+    /// This engine's own per-move limit instead of `[tournament]`'s (time odds).
+    pub timeout_turn_ms: Option<u64>,
+    /// This engine's own game clock instead of `[tournament]`'s (time odds).
+    pub timeout_match_ms: Option<u64>,
+}
+
+impl EngineSpec {
+    /// Its time odds as the summary and the report print them (`None` without any): e.g.
+    /// `1000 ms per move` or `250 ms per move, game clock 6000 ms`.
+    pub fn odds(&self) -> Option<String> {
+        odds_text(self.timeout_turn_ms, self.timeout_match_ms)
+    }
+}
+
+/// Time odds as `EngineSpec::odds` prints them.
+pub fn odds_text(turn: Option<u64>, clock: Option<u64>) -> Option<String> {
+    let parts: Vec<String> = [
+        turn.map(|ms| format!("{ms} ms per move")),
+        clock.map(|ms| format!("game clock {}", game_clock_text(ms))),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
 }
 
 /// A loaded, validated tournament.
@@ -345,6 +380,8 @@ fn resolve_engine(e: RawEngine, base: &Path) -> Result<EngineSpec, String> {
         args: e.args,
         workdir,
         options,
+        timeout_turn_ms: e.timeout_turn_ms,
+        timeout_match_ms: e.timeout_match_ms,
     })
 }
 

@@ -170,6 +170,13 @@ impl Fingerprint {
                 .map(|o| format!("{} {}", o.key(), o.value()))
                 .collect();
             put(&k("options"), json(&options));
+            // Only when set, so journals from before time odds keep their fingerprint.
+            if let Some(ms) = e.timeout_turn_ms {
+                put(&k("timeout_turn_ms"), ms.to_string());
+            }
+            if let Some(ms) = e.timeout_match_ms {
+                put(&k("timeout_match_ms"), ms.to_string());
+            }
         }
         Fingerprint(m)
     }
@@ -200,6 +207,22 @@ impl Fingerprint {
                     .get(&format!("engine.{i}.name"))
                     .and_then(|v| serde_json::from_str::<String>(v).ok())
                     .unwrap_or_else(|| format!("engine {i}"))
+            })
+            .collect()
+    }
+
+    /// Each engine's time odds, as `name: text` (engines without any are left out).
+    pub fn odds(&self) -> Vec<String> {
+        self.engine_names()
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, name)| {
+                let k = |what: &str| format!("engine.{}.{what}", i + 1);
+                let text = crate::config::odds_text(
+                    self.get_parsed(&k("timeout_turn_ms")),
+                    self.get_parsed(&k("timeout_match_ms")),
+                )?;
+                Some(format!("{name}: {text}"))
             })
             .collect()
     }

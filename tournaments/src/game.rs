@@ -104,8 +104,10 @@ enum Answer {
 /// Plays one game to the end and shuts both engines down.
 pub fn play(setup: Setup<'_>) -> Played {
     let s = setup.settings;
-    let (black, black_failed) = start(setup, Side::Black, setup.black);
-    let (white, white_failed) = start(setup, Side::White, setup.white);
+    // Each side's limits: the tournament's, or the engine's own (time odds).
+    let limits = [s.for_engine(setup.black), s.for_engine(setup.white)];
+    let (black, black_failed) = start(setup, &limits[0], Side::Black, setup.black);
+    let (white, white_failed) = start(setup, &limits[1], Side::White, setup.white);
     let mut sides = [black, white];
     let mut board = Board::new(s.board_size);
     let mut moves: Vec<(usize, usize, u64)> = Vec::new();
@@ -123,7 +125,7 @@ pub fn play(setup: Setup<'_>) -> Played {
         None => Reason::StartFailed,
     };
     let end = match (black_failed, white_failed) {
-        (None, None) => run(s, &mut sides, &mut board, &mut moves, &mut messages),
+        (None, None) => run(&limits, &mut sides, &mut board, &mut moves, &mut messages),
         (Some(why), None) => End::loss(Side::Black, start_reason(&sides[0]), why),
         (None, Some(why)) => End::loss(Side::White, start_reason(&sides[1]), why),
         (Some(a), Some(b)) => End {
@@ -165,8 +167,12 @@ fn index(side: Side) -> usize {
 
 /// Spawns an engine and runs `ABOUT`, `START` and the `INFO` settings; the second value is
 /// why the engine cannot play, if it cannot.
-fn start(setup: Setup<'_>, side: Side, spec: &EngineSpec) -> (Player, Option<String>) {
-    let s = setup.settings;
+fn start(
+    setup: Setup<'_>,
+    s: &Settings,
+    side: Side,
+    spec: &EngineSpec,
+) -> (Player, Option<String>) {
     let log_path = setup.log_dir.join(format!(
         "{:04}-{}-{}.log",
         setup.game,
@@ -312,14 +318,16 @@ fn absorb(line: &str, report: &mut SideReport) -> bool {
     }
 }
 
-/// The move loop, from the position after the opening.
+/// The move loop, from the position after the opening; `limits` are black's and white's
+/// conditions (the same but for their time limits).
 fn run(
-    s: &Settings,
+    limits: &[Settings; 2],
     sides: &mut [Player; 2],
     board: &mut Board,
     moves: &mut Vec<(usize, usize, u64)>,
     messages: &mut Vec<Vec<String>>,
 ) -> End {
+    let s = &limits[0];
     loop {
         if board.is_full() {
             return End::draw(Reason::BoardFull);
@@ -328,7 +336,7 @@ fn run(
             return End::draw(Reason::MoveLimit);
         }
         let side = board.to_move();
-        let answer = ask(s, &mut sides[index(side)], side, board);
+        let answer = ask(&limits[index(side)], &mut sides[index(side)], side, board);
         let (at, ms) = match answer {
             Answer::Move(at, ms) => (at, ms),
             Answer::Fault(reason, detail) => return End::loss(side, reason, detail),

@@ -59,6 +59,8 @@ pub struct Conditions {
     pub game_clock: String,
     /// Stones at which a game is drawn.
     pub draw_after_moves: usize,
+    /// The engines with time limits of their own, as `name: text`.
+    pub odds: Vec<String>,
 }
 
 impl Conditions {
@@ -72,6 +74,11 @@ impl Conditions {
             timeout_turn_ms: s.timeout_turn_ms,
             game_clock: s.game_clock(),
             draw_after_moves: s.draw_after_moves,
+            odds: config
+                .engines
+                .iter()
+                .filter_map(|e| Some(format!("{}: {}", e.name, e.odds()?)))
+                .collect(),
         }
     }
 
@@ -84,6 +91,7 @@ impl Conditions {
             timeout_turn_ms: fp.get_parsed("timeout_turn_ms")?,
             game_clock: game_clock_text(fp.get_parsed("timeout_match_ms")?),
             draw_after_moves: fp.get_parsed("draw_after_moves")?,
+            odds: fp.odds(),
         })
     }
 }
@@ -117,6 +125,13 @@ pub fn report(
         s.draw_after_moves,
         summary.games
     );
+    if !s.odds.is_empty() {
+        let _ = writeln!(
+            page,
+            "<p class=\"conditions\">Time odds: {}.</p>",
+            escape(&s.odds.join("; "))
+        );
+    }
     if let Some(t) = sprt {
         sprt_section(&mut page, t);
     }

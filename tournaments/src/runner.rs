@@ -438,7 +438,10 @@ fn header(config: &Config, gauntlet: bool) -> Vec<String> {
                 cmd.push(' ');
                 cmd.push_str(a);
             }
-            format!("`{}` = `{cmd}`", e.name)
+            match e.odds() {
+                Some(odds) => format!("`{}` = `{cmd}` (time odds: {odds})", e.name),
+                None => format!("`{}` = `{cmd}`", e.name),
+            }
         })
         .collect();
     vec![

@@ -200,3 +200,68 @@ fn noise_loses_unless_replies_are_lenient() {
         }
     }
 }
+
+/// Time odds: an engine's own `timeout_turn_ms` is what it is sent and what it is held to,
+/// and the other engine keeps the tournament's. Both sleep 300 ms a move; only the one with
+/// the tournament's 100 ms loses on time, with either colour.
+#[test]
+fn an_engines_own_time_limit_is_sent_and_refereed() {
+    let dir = scratch("odds");
+    let engines = [
+        format!(
+            "{}timeout_turn_ms = 2000\n",
+            fake("patient", &["slow", "300"])
+        ),
+        fake("hasty", &["slow", "300"]),
+    ];
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 100\ntolerance_ms = 0\nconcurrency = 2\n",
+        &engines,
+    );
+    let config = load(&cfg);
+    assert_eq!(config.engines[0].timeout_turn_ms, Some(2000));
+    assert_eq!(config.engines[1].timeout_turn_ms, None);
+    let done = run(&config, &dir, false);
+    assert_eq!(done.records.len(), 2);
+    assert_loses(&done.records, "hasty", Reason::Timeout);
+    for r in &done.records {
+        // The patient engine moved once (as black) or not at all, in 300 ms.
+        assert!(r.moves <= 1, "{r:?}");
+    }
+
+    // The conversation: each engine was told its own limit.
+    let logs: Vec<(String, String)> = std::fs::read_dir(dir.join("out/logs"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .flatten()
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(e.path()).unwrap_or_default())
+        })
+        .collect();
+    assert_eq!(logs.len(), 4, "{logs:?}");
+    for (name, text) in &logs {
+        let want = if name.contains("patient") { 2000 } else { 100 };
+        assert!(
+            text.contains(&format!("INFO timeout_turn {want}\n")),
+            "{name}: {text}"
+        );
+    }
+    // The summary, the report and the journal's fingerprint say so.
+    let summary = std::fs::read_to_string(dir.join("out/summary.md")).unwrap_or_default();
+    assert!(
+        summary.contains("(time odds: 2000 ms per move)"),
+        "{summary}"
+    );
+    let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_default();
+    assert!(
+        html.contains("Time odds: patient: 2000 ms per move."),
+        "{html}"
+    );
+    let journal = std::fs::read_to_string(dir.join("out/results.jsonl")).unwrap_or_default();
+    assert!(
+        journal.contains(r#""engine.1.timeout_turn_ms":"2000""#)
+            && !journal.contains("engine.2.timeout_turn_ms"),
+        "{journal}"
+    );
+}

@@ -195,6 +195,8 @@ pub fn engine_from_command(name: &str, command: &str) -> Result<EngineSpec, Stri
         args: words.map(str::to_string).collect(),
         workdir,
         options: Vec::new(),
+        timeout_turn_ms: None,
+        timeout_match_ms: None,
     })
 }
 

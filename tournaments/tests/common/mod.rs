@@ -114,6 +114,8 @@ pub fn spec(name: &str, command: &str, args: &[&str]) -> EngineSpec {
         args: args.iter().map(|a| a.to_string()).collect(),
         workdir: std::env::temp_dir(),
         options: Vec::new(),
+        timeout_turn_ms: None,
+        timeout_match_ms: None,
     }
 }
 
