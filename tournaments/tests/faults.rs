@@ -268,13 +268,7 @@ fn an_engines_own_time_limit_is_sent_and_refereed() {
 
 #[test]
 fn shipped_time_scaling_config_loads_with_its_odds() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/time-scaling.toml");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    // The engine binary may not be built; swap it for the fake engine to check the rest.
-    let text = text.replace("../../target/release/pbrain-wuzi", FAKE);
-    let base = path.parent().unwrap_or(std::path::Path::new("."));
-    let c =
-        wuzi_tournament::config::Config::from_toml(&text, base).unwrap_or_else(|e| panic!("{e}"));
+    let c = load_shipped("time-scaling.toml");
     assert_eq!(c.settings.timeout_turn_ms, 500);
     let odds: Vec<_> = c.engines.iter().map(|e| e.timeout_turn_ms).collect();
     assert_eq!(odds, [Some(1000), None]);

@@ -313,12 +313,7 @@ fn renju_openings_with_a_foul_are_refused_at_load() {
 
 #[test]
 fn shipped_renju_config_and_openings_load() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/renju.toml");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    // The engine binary may not be built; swap it for the fake engine to check the rest.
-    let text = text.replace("../../target/release/pbrain-wuzi", FAKE);
-    let base = path.parent().unwrap_or(Path::new("."));
-    let c = Config::from_toml(&text, base).unwrap_or_else(|e| panic!("{e}"));
+    let c = load_shipped("renju.toml");
     assert_eq!(c.settings.board_size, 15);
     assert!(c.settings.rule.renju);
     assert_eq!(c.settings.rule_bits, 4);

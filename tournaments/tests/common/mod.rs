@@ -44,6 +44,18 @@ pub fn load(path: &Path) -> Config {
     Config::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A config shipped in `tournaments/configs/`, loaded with the fake engine in place of
+/// `pbrain-wuzi` (which may not be built) so that the rest of it is checked.
+pub fn load_shipped(name: &str) -> Config {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("configs")
+        .join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let text = text.replace("../../target/release/pbrain-wuzi", FAKE);
+    let base = path.parent().unwrap_or(Path::new("."));
+    Config::from_toml(&text, base).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
 /// Runs a tournament quietly into `dir/out`.
 pub fn run(config: &Config, dir: &Path, resume: bool) -> Finished {
     run_result(config, dir, resume).unwrap_or_else(|e| panic!("{e}"))
