@@ -252,6 +252,21 @@ fn the_command_prints_and_writes_the_figure() {
     );
     assert!(!String::from_utf8_lossy(&refused.stdout).contains("avoided"));
     assert_eq!(read(&dir.join("out/judge.json")), before);
+    // An --out that is a file is refused before any engine starts, with or without it.
+    let file_out = dir.join("not-a-folder");
+    std::fs::write(&file_out, "x").unwrap_or_else(|e| panic!("{e}"));
+    let refused = Command::new(RUNNER)
+        .args(["judge", "--positions"])
+        .arg(&file)
+        .args(["--engine", &engine, "--overwrite", "--out"])
+        .arg(&file_out)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        !refused.status.success() && stderr.contains("is a file"),
+        "{stderr}"
+    );
     let replaced = again(&["--overwrite"]);
     assert!(replaced.status.success(), "{replaced:?}");
     let json: serde_json::Value =

@@ -358,6 +358,9 @@ pub const FILES: [&str; 3] = ["judge.json", "judge.csv", "summary.md"];
 /// logs in `dir/logs` are deleted first, so a run that stops half-way leaves no older
 /// figure beside its own logs.
 pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!("--out {} is a file, not a folder", dir.display()));
+    }
     let earlier: Vec<_> = FILES
         .iter()
         .map(|name| dir.join(name))
