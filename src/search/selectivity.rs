@@ -56,8 +56,9 @@ const DISTRACT_DEPTH: i32 = 4 * PLY;
 ///   (Rapfi's, SEARCH.md §4 item 11; SPRT at 200 ms, +29 ± 22 Elo over 836 games).
 /// - Defence nodes (an open three or double-four threat to answer): every answer after the
 ///   first, by `DEFENCE_REDUCTION` (SPRT at 200 ms, +26 ± 20 Elo over 898 games; the
-///   depth-8 bench tree −30 %), except at PV nodes (SPRT at 200 ms, +26 ± 20 Elo over
-///   1128 games).
+///   depth-8 bench tree −30 %; session 58 at 500 ms: none −53 ± 35, two plies +0 ± 26),
+///   except at PV nodes (SPRT at 200 ms, +26 ± 20 Elo over 1128 games). At most the
+///   node's depth less a ply, as every reduction.
 /// - Forced replies (a five to block): never.
 #[inline]
 pub(super) fn reduction(
@@ -345,6 +346,37 @@ mod tests {
             assert!(!s.skips_counter_four(Pos::new(13, 15), DISTRACT_DEPTH, 2));
             assert!(!s.skips_counter_four(Pos::new(6, 6), DISTRACT_DEPTH, 2));
         });
+    }
+
+    #[test]
+    fn a_defence_node_reduces_its_later_answers_off_the_pv_within_its_depth() {
+        let defend = NodeKind::Defend;
+        let (none, block) = (Pattern4::None, Pattern4::HFlex3);
+        let deep = 8 * PLY;
+        // The first answer, and every answer at a PV node, at full depth.
+        assert_eq!(reduction(defend, 0, none, block, deep, false, false), 0);
+        assert_eq!(reduction(defend, 3, none, block, deep, true, false), 0);
+        // The later ones by `DEFENCE_REDUCTION`, whatever they make or block.
+        for i in [1, 2, 7] {
+            for own in [Pattern4::None, Pattern4::EBlock4] {
+                assert_eq!(
+                    reduction(defend, i, own, block, deep, false, false),
+                    DEFENCE_REDUCTION
+                );
+            }
+        }
+        // Never below a ply left, and nothing under two plies.
+        assert_eq!(
+            reduction(defend, 1, none, block, 2 * PLY, false, false),
+            PLY
+        );
+        assert_eq!(
+            reduction(defend, 1, none, block, 2 * PLY - 1, false, false),
+            0
+        );
+        // A five block is never reduced.
+        let five = NodeKind::BlockFive(Pos::new(3, 3));
+        assert_eq!(reduction(five, 1, none, block, deep, false, false), 0);
     }
 
     #[test]
