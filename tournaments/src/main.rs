@@ -87,10 +87,12 @@ struct MistakesArgs {
     /// refused unless --overwrite.
     #[arg(long)]
     out: Option<PathBuf>,
-    /// Replace an existing --out file (deleted before the scan starts).
+    /// Replace an existing --out file and an earlier scan's .log files in --logs (deleted
+    /// before the scan starts).
     #[arg(long)]
     overwrite: bool,
-    /// Folder for the judge's logs, one per position asked.
+    /// Folder for the judge's logs, one per position asked. A folder holding an earlier
+    /// scan's logs is refused unless --overwrite.
     #[arg(long)]
     logs: Option<PathBuf>,
     /// Games scanned at the same time.
@@ -356,9 +358,7 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
             a.judging.rule
         ));
     }
-    if let Some(out) = &a.out {
-        refuse_earlier_file(out, a.overwrite)?;
-    }
+    mistakes::prepare_outputs(a.out.as_deref(), a.logs.as_deref(), a.overwrite)?;
     if let Some(dir) = &a.logs {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -416,19 +416,4 @@ fn mistakes_run(a: &MistakesArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Refuses an existing `out` file, which a long scan would replace at its end, unless
-/// `overwrite`; then deletes it first, so a scan that stops half-way leaves no older file.
-fn refuse_earlier_file(out: &std::path::Path, overwrite: bool) -> Result<(), String> {
-    if !out.exists() {
-        return Ok(());
-    }
-    if !overwrite {
-        return Err(format!(
-            "{} already exists: run with --overwrite to replace it, or choose another --out",
-            out.display()
-        ));
-    }
-    std::fs::remove_file(out).map_err(|e| format!("cannot remove {}: {e}", out.display()))
 }

@@ -199,6 +199,63 @@ fn the_command_prints_and_writes_the_file() {
     let p = positions::load(&out, 20, FREESTYLE).expect("loads");
     assert_eq!((p.len(), p[0].id.as_str()), (1, "PY7"));
 
+    // Nor are an earlier scan's logs mixed with a new scan's: a --logs folder holding them
+    // is refused, with the --out file, unless --overwrite, which replaces both.
+    let logs = dir.join("logs");
+    let logs_arg = logs.to_string_lossy().into_owned();
+    assert!(again(&["--overwrite", "--logs", &logs_arg])
+        .status
+        .success());
+    let log_names = || {
+        let mut names: Vec<String> = std::fs::read_dir(&logs)
+            .expect("listed")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let first_logs = log_names();
+    assert!(!first_logs.is_empty() && first_logs.iter().all(|n| n.starts_with("PY")));
+    let before = std::fs::read_to_string(&out).expect("kept");
+    std::fs::write(logs.join("notes.txt"), "mine").expect("write");
+    let other_out = dir.join("other.txt");
+    let other_arg = other_out.to_string_lossy().into_owned();
+    let refused = Command::new(RUNNER)
+        .arg("mistakes")
+        .arg(&games)
+        .args(["--player", "Wuzi", "--judge", &judge, "--prefix", "PX"])
+        .args(["--out", &other_arg, "--logs", &logs_arg])
+        .output()
+        .expect("runs");
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("log file") && stderr.contains("--overwrite"),
+        "{stderr}"
+    );
+    assert!(!other_out.exists());
+    assert_eq!(log_names().len(), first_logs.len() + 1);
+    // Refused with an --out file to replace as well: the file stays too.
+    let refused = again(&["--logs", &logs_arg]);
+    assert!(!refused.status.success());
+    assert_eq!(std::fs::read_to_string(&out).expect("kept"), before);
+    assert_eq!(log_names().len(), first_logs.len() + 1);
+    // --overwrite: the new scan's logs replace the old ones; other files stay.
+    let replaced = Command::new(RUNNER)
+        .arg("mistakes")
+        .arg(&games)
+        .args(["--player", "Wuzi", "--judge", &judge, "--prefix", "PX"])
+        .args(["--out", &other_arg, "--logs", &logs_arg, "--overwrite"])
+        .output()
+        .expect("runs");
+    assert!(replaced.status.success());
+    let now = log_names();
+    assert!(now.contains(&"notes.txt".to_string()), "{now:?}");
+    let logs_now: Vec<&String> = now.iter().filter(|n| n.ends_with(".log")).collect();
+    assert_eq!(logs_now.len(), first_logs.len(), "{now:?}");
+    assert!(logs_now.iter().all(|n| n.starts_with("PX")), "{now:?}");
+
     // Games of another rule than --rule are refused.
     let run = Command::new(RUNNER)
         .arg("mistakes")

@@ -14,9 +14,72 @@ use super::score::Eval;
 use super::{in_order, rule_without_fouls, Fault, Judge};
 use crate::board::{Board, Rule, Side};
 use crate::sgf::SgfGame;
+use std::path::{Path, PathBuf};
 
 /// The `C` comment that marks an opening stone (c-gomoku-cli and this runner write it).
 const OPENING: &str = "opening move";
+
+/// Clears the way for a scan's outputs before any judge starts: an existing `--out` file,
+/// and an earlier scan's `.log` files in `--logs` (mixed with this scan's they would
+/// mislabel it). Both are refused unless `overwrite`, which removes them; the checks all
+/// come first, so a refusal leaves every file as it was.
+pub fn prepare_outputs(
+    out: Option<&Path>,
+    logs: Option<&Path>,
+    overwrite: bool,
+) -> Result<(), String> {
+    let mut earlier: Vec<PathBuf> = Vec::new();
+    if let Some(out) = out {
+        if out.is_dir() {
+            return Err(format!("--out {} is a folder, not a file", out.display()));
+        }
+        if out.exists() {
+            if !overwrite {
+                return Err(format!(
+                    "{} already exists: run with --overwrite to replace it, or choose \
+                     another --out",
+                    out.display()
+                ));
+            }
+            earlier.push(out.to_path_buf());
+        }
+    }
+    if let Some(dir) = logs {
+        if dir.exists() && !dir.is_dir() {
+            return Err(format!("--logs {} is a file, not a folder", dir.display()));
+        }
+        let old_logs = log_files(dir)?;
+        if !old_logs.is_empty() && !overwrite {
+            return Err(format!(
+                "{} already holds {} log file{} of an earlier scan: run with --overwrite to \
+                 replace them, or choose another --logs folder",
+                dir.display(),
+                old_logs.len(),
+                if old_logs.len() == 1 { "" } else { "s" }
+            ));
+        }
+        earlier.extend(old_logs);
+    }
+    for path in earlier {
+        std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The `.log` files directly in `dir` (none when it does not exist).
+fn log_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    Ok(entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "log") && p.is_file())
+        .collect())
+}
 
 /// A game the player lost, as the scan needs it.
 #[derive(Clone, Debug, PartialEq, Eq)]
