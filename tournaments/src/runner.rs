@@ -300,16 +300,22 @@ fn refuse_finished_games(results: &Path) -> Result<(), String> {
 
 /// Removes the files with extension `ext` that a run writes into `dir` (and nothing else).
 pub(crate) fn clear(dir: &Path, ext: &str) -> Result<(), String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path.extension().is_some_and(|x| x == ext) && path.is_file() {
-            std::fs::remove_file(&path)
-                .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-        }
+    for path in files_with_ext(dir, ext)? {
+        std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
     }
     Ok(())
+}
+
+/// The files with extension `ext` directly in the folder `dir`.
+pub(crate) fn files_with_ext(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
+    let entries =
+        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
+    Ok(entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|x| x == ext) && path.is_file())
+        .collect())
 }
 
 fn progress(total: u64, visible: bool) -> ProgressBar {

@@ -48,7 +48,11 @@ pub fn prepare_outputs(
         if dir.exists() && !dir.is_dir() {
             return Err(format!("--logs {} is a file, not a folder", dir.display()));
         }
-        let old_logs = log_files(dir)?;
+        let old_logs = if dir.is_dir() {
+            crate::runner::files_with_ext(dir, "log")?
+        } else {
+            Vec::new()
+        };
         if !old_logs.is_empty() && !overwrite {
             return Err(format!(
                 "{} already holds {} log file{} of an earlier scan: run with --overwrite to \
@@ -65,20 +69,6 @@ pub fn prepare_outputs(
             .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
     }
     Ok(())
-}
-
-/// The `.log` files directly in `dir` (none when it does not exist).
-fn log_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    if !dir.is_dir() {
-        return Ok(Vec::new());
-    }
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "log") && p.is_file())
-        .collect())
 }
 
 /// A game the player lost, as the scan needs it.
