@@ -184,6 +184,16 @@ pub fn odds_text(turn: Option<u64>, clock: Option<u64>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join(", "))
 }
 
+/// The engines with time odds, as `name: text` in engine order (the others left out):
+/// `names` and `odds` (each engine's `EngineSpec::odds`) are in the same order.
+pub fn named_odds(names: &[String], odds: &[Option<String>]) -> Vec<String> {
+    names
+        .iter()
+        .zip(odds)
+        .filter_map(|(name, text)| Some(format!("{name}: {}", text.as_ref()?)))
+        .collect()
+}
+
 /// A loaded, validated tournament.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -200,6 +210,16 @@ pub struct Config {
 }
 
 impl Config {
+    /// The engines' names, in file order.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// Each engine's time odds in file order (`EngineSpec::odds`).
+    pub fn engine_odds(&self) -> Vec<Option<String>> {
+        self.engines.iter().map(EngineSpec::odds).collect()
+    }
+
     /// Reads and checks a config file. Every problem that would otherwise show up as a
     /// forfeit in the middle of a tournament (missing executable, bad rule, bad opening) is
     /// an error here.

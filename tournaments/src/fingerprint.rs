@@ -211,18 +211,17 @@ impl Fingerprint {
             .collect()
     }
 
-    /// Each engine's time odds, as `name: text` (engines without any are left out).
-    pub fn odds(&self) -> Vec<String> {
-        self.engine_names()
-            .into_iter()
-            .enumerate()
-            .filter_map(|(i, name)| {
-                let k = |what: &str| format!("engine.{}.{what}", i + 1);
-                let text = crate::config::odds_text(
+    /// Each engine's time odds in config order, as `EngineSpec::odds` prints them (`None`
+    /// for an engine under the tournament's limits).
+    pub fn engine_odds(&self) -> Vec<Option<String>> {
+        let n: usize = self.get_parsed("engines").unwrap_or(0);
+        (1..=n)
+            .map(|i| {
+                let k = |what: &str| format!("engine.{i}.{what}");
+                crate::config::odds_text(
                     self.get_parsed(&k("timeout_turn_ms")),
                     self.get_parsed(&k("timeout_match_ms")),
-                )?;
-                Some(format!("{name}: {text}"))
+                )
             })
             .collect()
     }
@@ -317,6 +316,35 @@ mod tests {
         );
         assert_eq!(base.engine_names(), ["a", "b"]);
         assert_eq!(base.total_games(), Some(2));
+    }
+
+    /// A merge reads each engine's time odds back from the journal's fingerprint: the same
+    /// texts, in the same places, as the config gives the run itself.
+    #[test]
+    fn time_odds_read_back_as_the_config_gives_them() {
+        let text =
+            "[tournament]\ntimeout_turn_ms = 500\n[[engine]]\nname = \"a\"\ncommand = \"sh\"\n\
+                    [[engine]]\nname = \"b\"\ncommand = \"sh\"\ntimeout_turn_ms = 1000\n\
+                    timeout_match_ms = 6000\n[[engine]]\nname = \"c\"\ncommand = \"sh\"\n";
+        let config =
+            Config::from_toml(text, &std::env::temp_dir()).unwrap_or_else(|e| panic!("{e}"));
+        let want = vec![
+            None,
+            Some("1000 ms per move, game clock 6000 ms".to_string()),
+            None,
+        ];
+        assert_eq!(config.engine_odds(), want);
+        let fp = Fingerprint::of(&config, false);
+        assert_eq!(fp.engine_odds(), want);
+        assert_eq!(
+            crate::config::named_odds(&fp.engine_names(), &fp.engine_odds()),
+            ["b: 1000 ms per move, game clock 6000 ms"]
+        );
+        // Without odds, every entry is `None`.
+        assert_eq!(
+            Fingerprint::of(&self::config(""), false).engine_odds(),
+            [None, None]
+        );
     }
 
     #[test]

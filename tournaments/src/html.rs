@@ -8,7 +8,7 @@
 //! keys) in order after loading, which is how the browser test steps through a game.
 
 use crate::board::Side;
-use crate::config::{game_clock_text, Config};
+use crate::config::{game_clock_text, named_odds, Config};
 use crate::elo;
 use crate::fingerprint::Fingerprint;
 use crate::record::GameRecord;
@@ -74,11 +74,7 @@ impl Conditions {
             timeout_turn_ms: s.timeout_turn_ms,
             game_clock: s.game_clock(),
             draw_after_moves: s.draw_after_moves,
-            odds: config
-                .engines
-                .iter()
-                .filter_map(|e| Some(format!("{}: {}", e.name, e.odds()?)))
-                .collect(),
+            odds: named_odds(&config.engine_names(), &config.engine_odds()),
         }
     }
 
@@ -91,7 +87,7 @@ impl Conditions {
             timeout_turn_ms: fp.get_parsed("timeout_turn_ms")?,
             game_clock: game_clock_text(fp.get_parsed("timeout_match_ms")?),
             draw_after_moves: fp.get_parsed("draw_after_moves")?,
-            odds: fp.odds(),
+            odds: named_odds(&fp.engine_names(), &fp.engine_odds()),
         })
     }
 }
@@ -171,10 +167,13 @@ fn sprt_section(page: &mut String, t: &Tracker) {
 }
 
 fn standings(page: &mut String, sm: &Summary) {
-    page.push_str(
-        "<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>#</th><th>engine</th>\
+    let odds = sm.has_odds();
+    let _ = writeln!(
+        page,
+        "<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>#</th><th>engine</th>{}\
          <th>games</th><th>wins</th><th>draws</th><th>losses</th><th>points</th><th>score</th>\
-         <th>Elo</th><th>95 % interval</th></tr>\n",
+         <th>Elo</th><th>95 % interval</th></tr>",
+        if odds { "<th>time odds</th>" } else { "" }
     );
     for (rank, &i) in sm.ranking().iter().enumerate() {
         let t = sm.tally[i];
@@ -189,9 +188,14 @@ fn standings(page: &mut String, sm: &Summary) {
                 signed(e.elo + e.margin)
             )
         });
+        let time = if odds {
+            format!("<td>{}</td>", escape(sm.odds_of(i)))
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             page,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
+            "<tr><td>{}</td><td>{}</td>{time}<td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
              <td>{score}</td><td>{}</td><td>{interval}</td></tr>",
             rank + 1,
             escape(&sm.engines[i]),
@@ -651,7 +655,7 @@ mod tests {
                     [[engine]]\nname = \"y & 'z'\"\ncommand = \"sh\"\n";
         let config =
             Config::from_toml(text, &std::env::temp_dir()).unwrap_or_else(|e| panic!("{e}"));
-        let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+        let names = config.engine_names();
         let record = GameRecord {
             game: 1,
             black: names[0].clone(),

@@ -201,7 +201,7 @@ fn main() -> ExitCode {
             };
             match runner::run_shard(&cfg, &opts, shard) {
                 Ok(done) => {
-                    let names: Vec<String> = cfg.engines.iter().map(|e| e.name.clone()).collect();
+                    let names = cfg.engine_names();
                     match health::start_error(&names, &done.records) {
                         Some(e) => {
                             eprintln!("error: {e}");

@@ -76,6 +76,10 @@ pub struct Summary {
     pub fouls: Vec<Vec<(Reason, u32)>>,
     /// Whether the games were renju: the fouls section is then printed even when empty.
     pub renju: bool,
+    /// Each engine's own time limits (`EngineSpec::odds`), config order; empty, or every
+    /// entry `None`, when all play under the tournament's. The standings then have no
+    /// time column.
+    pub odds: Vec<Option<String>>,
 }
 
 /// One engine's transposition-table figures over the games where it printed a table line.
@@ -177,12 +181,24 @@ impl Summary {
             games,
             fouls,
             renju: false,
+            odds: Vec::new(),
         }
     }
 
     /// Renju fouls committed by engine `i`, all kinds.
     pub fn foul_count(&self, i: usize) -> u32 {
         self.fouls[i].iter().map(|(_, n)| n).sum()
+    }
+
+    /// Whether some engine has time limits of its own (the standings then show them).
+    pub fn has_odds(&self) -> bool {
+        self.odds.iter().any(Option::is_some)
+    }
+
+    /// Engine `i`'s time odds as the standings print them: its own limits, or `—` when it
+    /// plays under the tournament's.
+    pub fn odds_of(&self, i: usize) -> &str {
+        self.odds.get(i).and_then(Option::as_deref).unwrap_or("—")
     }
 
     /// Engine indices by points, best first (ties keep config order).
@@ -203,19 +219,30 @@ impl Summary {
 
         let order = self.ranking();
         let _ = writeln!(s, "## Standings\n");
+        let odds = self.has_odds();
         let _ = writeln!(
             s,
-            "| # | engine | games | wins | draws | losses | points | score | Elo (95 %) |"
+            "| # | engine |{} games | wins | draws | losses | points | score | Elo (95 %) |",
+            if odds { " time odds |" } else { "" }
         );
-        let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|");
+        let _ = writeln!(
+            s,
+            "|---|---|{}---|---|---|---|---|---|---|",
+            if odds { "---|" } else { "" }
+        );
         for (rank, &i) in order.iter().enumerate() {
             let t = self.tally[i];
             let pct = t
                 .fraction()
                 .map_or("n/a".to_string(), |p| format!("{:.1}%", 100.0 * p));
+            let time = if odds {
+                format!(" {} |", self.odds_of(i))
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 s,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                "| {} | {} |{time} {} | {} | {} | {} | {} | {} | {} |",
                 rank + 1,
                 self.engines[i],
                 t.games(),

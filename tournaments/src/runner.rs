@@ -257,9 +257,9 @@ pub fn run_shard(
     }
 
     records.sort_by_key(|r| r.game);
-    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
-    let mut summary = Summary::new(&names, &records);
+    let mut summary = Summary::new(&config.engine_names(), &records);
     summary.renju = config.settings.rule.renju;
+    summary.odds = config.engine_odds();
     let mut markdown = summary.markdown(&header(config, gauntlet), total);
     if let Some(t) = &tracker {
         markdown.push_str(&t.markdown());

@@ -192,6 +192,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     let names = fp.engine_names();
     let mut summary = Summary::new(&names, &records);
     summary.renju = fp.renju();
+    summary.odds = fp.engine_odds();
     let markdown = summary.markdown(&header_lines(fp, dirs, &missing), total);
     let path = out.join("summary.md");
     std::fs::write(&path, &markdown)

@@ -253,9 +253,22 @@ fn an_engines_own_time_limit_is_sent_and_refereed() {
         summary.contains("(time odds: 2000 ms per move)"),
         "{summary}"
     );
+    // The standings carry each engine's own limits in a column of their own.
+    assert!(
+        summary.contains("| # | engine | time odds | games |")
+            && summary.contains("| 1 | patient | 2000 ms per move | 2 |")
+            && summary.contains("| 2 | hasty | — | 2 |"),
+        "{summary}"
+    );
     let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_default();
     assert!(
         html.contains("Time odds: patient: 2000 ms per move."),
+        "{html}"
+    );
+    assert!(
+        html.contains("<th>engine</th><th>time odds</th><th>games</th>")
+            && html.contains("<td>patient</td><td>2000 ms per move</td><td>2</td>")
+            && html.contains("<td>hasty</td><td>—</td><td>2</td>"),
         "{html}"
     );
     let journal = std::fs::read_to_string(dir.join("out/results.jsonl")).unwrap_or_default();
