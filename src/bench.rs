@@ -267,9 +267,15 @@ fn suite_rules() -> Vec<Rule> {
 /// Run the bench suite and print its report to `out`: one line per position, then the
 /// freestyle totals (`Bench: N`, the commit-message figure, and its signature), then the
 /// other rules' total and signature (unless `rules` is false).
+///
+/// With `runs` above 1 the freestyle suite is searched that many times in all: each run
+/// must search exactly the first run's nodes at every position (an error otherwise), and
+/// the speed is reported as the best, median and worst run, since one run's nodes/s moves
+/// by tens of percent with the machine's other load.
 pub fn run(
     depth: Option<i32>,
     rules: bool,
+    runs: usize,
     config: EngineConfig,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
@@ -340,7 +346,88 @@ pub fn run(
             signature(&rule_lines)
         )?;
     }
+    if runs > 1 {
+        let speeds = match repeat_speeds(&lines, depth, runs, config) {
+            Ok(speeds) => speeds,
+            Err(why) => {
+                writeln!(out, "not deterministic: {why}")?;
+                out.flush()?;
+                return Err(std::io::Error::other(why));
+            }
+        };
+        writeln!(out, "{}", speed_report(&speeds))?;
+    }
     writeln!(out, "signature: {:08x}", signature(&lines))?;
     writeln!(out, "Bench: {nodes}")?;
     out.flush()
+}
+
+/// Nodes per second of a run of the suite.
+fn speed(lines: &[BenchLine]) -> f64 {
+    let nodes: u64 = lines.iter().map(|l| l.nodes).sum();
+    let secs: f64 = lines.iter().map(|l| l.time.as_secs_f64()).sum();
+    nodes as f64 / secs.max(1e-9)
+}
+
+/// Each run's nodes/s, `first` included, after `runs - 1` more runs of the freestyle
+/// suite; `Err` names the first position whose nodes or move differ from `first`'s.
+fn repeat_speeds(
+    first: &[BenchLine],
+    depth: i32,
+    runs: usize,
+    config: EngineConfig,
+) -> Result<Vec<f64>, String> {
+    let mut speeds = vec![speed(first)];
+    for run in 2..=runs {
+        let lines = run_suite(depth, config);
+        for (i, (a, b)) in first.iter().zip(&lines).enumerate() {
+            if (a.nodes, a.best) != (b.nodes, b.best) {
+                return Err(format!(
+                    "position {} searched {} nodes (best {}) in run 1 and {} (best {}) in run {run}",
+                    i + 1,
+                    a.nodes,
+                    a.best,
+                    b.nodes,
+                    b.best
+                ));
+            }
+        }
+        speeds.push(speed(&lines));
+    }
+    Ok(speeds)
+}
+
+/// `nodes/s over N runs: best …, median …, worst …` (the median of an even count is the
+/// mean of the middle two).
+fn speed_report(speeds: &[f64]) -> String {
+    let mut sorted = speeds.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let n = sorted.len();
+    let median = if n % 2 == 1 {
+        sorted[n / 2]
+    } else {
+        (sorted[n / 2 - 1] + sorted[n / 2]) / 2.0
+    };
+    format!(
+        "nodes/s over {n} runs: best {:.0}, median {median:.0}, worst {:.0}",
+        sorted[n - 1],
+        sorted[0]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::speed_report;
+
+    #[test]
+    fn the_speed_report_orders_the_runs_and_takes_the_middle() {
+        assert_eq!(
+            speed_report(&[700.0, 900.0, 500.0]),
+            "nodes/s over 3 runs: best 900, median 700, worst 500"
+        );
+        assert_eq!(
+            speed_report(&[800.0, 500.0, 600.0, 1000.0]),
+            "nodes/s over 4 runs: best 1000, median 700, worst 500"
+        );
+    }
 }

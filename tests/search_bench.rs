@@ -58,6 +58,45 @@ fn quiet_cutoffs_are_counted_by_place_and_mostly_come_from_the_first_move() {
     assert!(report.contains("first "), "{report}");
 }
 
+/// `bench --runs N`: the report gains the runs' speeds, ordered, and every run searched the
+/// same nodes (a difference would be an error, not a line).
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "searches the suite three times; run with --release"
+)]
+fn repeated_runs_report_their_speeds_in_order() {
+    let mut out = Vec::new();
+    let ran = wuzi::bench::run(Some(3), false, 3, suite_config(), &mut out);
+    let text = String::from_utf8_lossy(&out);
+    assert!(ran.is_ok(), "{text}");
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("nodes/s over 3 runs: best "))
+        .unwrap_or_else(|| panic!("no speed line in {text}"));
+    let speeds: Vec<f64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    // "3 runs", then best, median, worst.
+    assert_eq!(speeds.len(), 4, "{line}");
+    assert!(
+        speeds[1] >= speeds[2] && speeds[2] >= speeds[3] && speeds[3] > 0.0,
+        "{line}"
+    );
+    assert!(
+        text.trim_end()
+            .ends_with(&format!("Bench: {}", suite_total(3))),
+        "{text}"
+    );
+}
+
+/// The freestyle suite's node total at `depth` on `suite_config`.
+fn suite_total(depth: i32) -> u64 {
+    suite_nodes(depth, suite_config()).iter().sum()
+}
+
 #[test]
 fn pos_notation_parses_letters_and_rows() {
     assert_eq!(

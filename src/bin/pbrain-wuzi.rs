@@ -58,6 +58,10 @@ enum Action {
         /// Only the freestyle suite (`Bench: N`), skipping the other rules' positions.
         #[arg(long)]
         freestyle_only: bool,
+        /// Search the freestyle suite N times in all, check that every run searches the
+        /// same nodes, and report the best, median and worst nodes/s.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..))]
+        runs: u16,
     },
 }
 
@@ -95,10 +99,12 @@ fn main() -> ExitCode {
     if let Some(Action::Bench {
         depth,
         freestyle_only,
+        runs,
     }) = cli.action
     {
         let mut out = io::stdout().lock();
-        let ok = wuzi::bench::run(depth, !freestyle_only, config, &mut out).is_ok();
+        let runs = usize::from(runs);
+        let ok = wuzi::bench::run(depth, !freestyle_only, runs, config, &mut out).is_ok();
         let _ = out.flush();
         return if ok {
             ExitCode::SUCCESS
