@@ -56,16 +56,43 @@ pub struct Rule {
 }
 
 impl Rule {
+    /// Freestyle (`INFO rule 0`): five or more in a row wins.
+    pub const FREESTYLE: Rule = Rule {
+        exact_five: false,
+        caro: false,
+        renju: false,
+    };
+    /// Exactly five (`rule 1`).
+    pub const EXACT_FIVE: Rule = Rule {
+        exact_five: true,
+        caro: false,
+        renju: false,
+    };
+    /// Caro (`rule 8`): a five closed at both ends does not win.
+    pub const CARO: Rule = Rule {
+        exact_five: false,
+        caro: true,
+        renju: false,
+    };
+    /// Caro with exactly five (`rule 9`).
+    pub const CARO_EXACT_FIVE: Rule = Rule {
+        exact_five: true,
+        caro: true,
+        renju: false,
+    };
+    /// Renju (`rule 4`; 5 is read as renju too).
+    pub const RENJU: Rule = Rule {
+        exact_five: false,
+        caro: false,
+        renju: true,
+    };
+
     /// Decodes `INFO rule` bits, refusing the ones this referee cannot judge (continuous,
     /// renju, unknown), because refereeing them as freestyle would silently score wrong games.
     pub fn from_bits(bits: u32) -> Result<Rule, String> {
         // Renju (4) already bans black's overline, so 5 (renju + exact five) is renju too.
         if bits == 4 || bits == 5 {
-            return Ok(Rule {
-                exact_five: false,
-                caro: false,
-                renju: true,
-            });
+            return Ok(Rule::RENJU);
         }
         if bits & !0b1001 != 0 {
             return Err(format!(
@@ -234,21 +261,9 @@ impl Board {
 mod tests {
     use super::*;
 
-    const FREE: Rule = Rule {
-        exact_five: false,
-        caro: false,
-        renju: false,
-    };
-    const EXACT: Rule = Rule {
-        exact_five: true,
-        caro: false,
-        renju: false,
-    };
-    const CARO: Rule = Rule {
-        exact_five: false,
-        caro: true,
-        renju: false,
-    };
+    const FREE: Rule = Rule::FREESTYLE;
+    const EXACT: Rule = Rule::EXACT_FIVE;
+    const CARO: Rule = Rule::CARO;
 
     /// Plays black stones at `black` and white stones at `white`, interleaved; the shorter
     /// list is padded with far-away filler stones of that colour.
@@ -303,12 +318,7 @@ mod tests {
         assert!(!b.wins_at(4, 5, EXACT));
         // Caro without the exact bit (rule 8): an overline still wins.
         assert!(b.wins_at(4, 5, CARO));
-        let caro9 = Rule {
-            exact_five: true,
-            caro: true,
-            renju: false,
-        };
-        assert!(!b.wins_at(4, 5, caro9));
+        assert!(!b.wins_at(4, 5, Rule::CARO_EXACT_FIVE));
     }
 
     #[test]
@@ -377,6 +387,8 @@ mod tests {
         assert_eq!(Rule::from_bits(0), Ok(FREE));
         assert_eq!(Rule::from_bits(1), Ok(EXACT));
         assert_eq!(Rule::from_bits(8), Ok(CARO));
+        assert_eq!(Rule::from_bits(9), Ok(Rule::CARO_EXACT_FIVE));
+        assert_eq!(Rule::from_bits(4), Ok(Rule::RENJU));
         assert!(Rule::from_bits(4).is_ok_and(|r| r.renju && !r.exact_five && !r.caro));
         assert!(Rule::from_bits(5).is_ok_and(|r| r.renju));
         assert!(Rule::from_bits(12).is_err());

@@ -168,11 +168,7 @@ pub fn shuffle(openings: &mut [Opening], seed: u64) {
 mod tests {
     use super::*;
 
-    const FREE: Rule = Rule {
-        exact_five: false,
-        caro: false,
-        renju: false,
-    };
+    const FREE: Rule = Rule::FREESTYLE;
 
     #[test]
     fn pos_line() {
@@ -215,11 +211,7 @@ mod tests {
 
     #[test]
     fn renju_openings_with_a_forbidden_black_stone_are_rejected() {
-        let renju = Rule {
-            exact_five: false,
-            caro: false,
-            renju: true,
-        };
+        let renju = Rule::RENJU;
         // Black f8 g8 h8 and h6 h7, then h8 last: black's h8 would be a double three
         // (white's stones are far away in the corner).
         let foul = "f8a1g8a2h6a3h7a4h8\n";

@@ -153,11 +153,7 @@ mod tests {
     use super::*;
 
     fn free() -> Rule {
-        Rule {
-            exact_five: false,
-            caro: false,
-            renju: false,
-        }
+        Rule::FREESTYLE
     }
 
     #[test]

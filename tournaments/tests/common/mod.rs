@@ -112,11 +112,7 @@ pub fn pbrain_wuzi() -> &'static Path {
 }
 
 /// The freestyle rule (no exact five, no caro, no renju).
-pub const FREESTYLE: Rule = Rule {
-    exact_five: false,
-    caro: false,
-    renju: false,
-};
+pub const FREESTYLE: Rule = Rule::FREESTYLE;
 
 /// An engine spec running `command args…` in the temp dir.
 pub fn spec(name: &str, command: &str, args: &[&str]) -> EngineSpec {
