@@ -12,7 +12,7 @@ use crate::config::{game_clock_text, named_odds, Config};
 use crate::elo;
 use crate::fingerprint::Fingerprint;
 use crate::record::GameRecord;
-use crate::report::{short_count, Summary};
+use crate::report::{no_list_text, short_count, Summary, RATINGS_NOTE};
 use crate::sgf;
 use crate::sprt::{Decision, Tracker};
 use serde_json::json;
@@ -132,6 +132,7 @@ pub fn report(
         sprt_section(&mut page, t);
     }
     standings(&mut page, summary);
+    rating_list(&mut page, summary);
     crosstable(&mut page, summary);
     endings(&mut page, summary);
     tt_chart(&mut page, summary, records);
@@ -205,6 +206,39 @@ fn standings(page: &mut String, sm: &Summary) {
             t.losses,
             t.points(),
             escape(&elo::format(e)),
+        );
+    }
+    page.push_str("</table>\n");
+}
+
+/// The rating list (`Summary::rating_list`), for a field of three or more.
+fn rating_list(page: &mut String, sm: &Summary) {
+    let Some(list) = sm.rating_list() else {
+        return;
+    };
+    page.push_str("<h2>Ratings</h2>\n");
+    let list = match list {
+        Ok(list) => list,
+        Err(why) => {
+            let _ = writeln!(page, "<p>{}</p>", escape(no_list_text(why)));
+            return;
+        }
+    };
+    let _ = writeln!(
+        page,
+        "<p>{}</p>\n<table id=\"ratings\">\n<tr><th>#</th><th>engine</th><th>Elo</th>\
+         <th>95 %</th><th>games</th></tr>",
+        escape(RATINGS_NOTE)
+    );
+    for (rank, (i, r)) in list.iter().enumerate() {
+        let _ = writeln!(
+            page,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>± {:.0}</td><td>{}</td></tr>",
+            rank + 1,
+            escape(&sm.engines[*i]),
+            signed(r.elo),
+            r.margin,
+            sm.tally[*i].games()
         );
     }
     page.push_str("</table>\n");

@@ -21,6 +21,7 @@ pub mod memory;
 pub mod opening;
 pub mod proc;
 pub mod psq;
+pub mod ratings;
 pub mod record;
 pub mod renju;
 pub mod report;

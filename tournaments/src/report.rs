@@ -2,6 +2,7 @@
 
 use crate::board::Side;
 use crate::elo::{self, Tally};
+use crate::ratings::{self, NoList, Rating};
 use crate::record::{GameRecord, Reason, SideReport};
 use std::fmt::Write;
 
@@ -80,6 +81,23 @@ pub struct Summary {
     /// entry `None`, when all play under the tournament's. The standings then have no
     /// time column.
     pub odds: Vec<Option<String>>,
+}
+
+/// What the rating list is, printed above it (summary and report).
+pub const RATINGS_NOTE: &str = "Every game fitted at once (Bradley–Terry on the logistic Elo \
+     curve, as BayesElo and Ordo rate a round robin), so a rating counts whom the points came \
+     from; the mean is 0, one virtual draw per pairing keeps a clean sweep finite, and ± is \
+     the 95 % interval of each rating against that mean.";
+
+/// Why there is no rating list, in words.
+pub fn no_list_text(why: NoList) -> &'static str {
+    match why {
+        NoList::TooFewGames => "No rating list yet: fewer than two engines have played.",
+        NoList::NotConnected => {
+            "No rating list: the engines fall into groups that never met, so their ratings \
+             share no scale."
+        }
+    }
 }
 
 /// One engine's transposition-table figures over the games where it printed a table line.
@@ -201,6 +219,24 @@ impl Summary {
         self.odds.get(i).and_then(Option::as_deref).unwrap_or("—")
     }
 
+    /// The rating list (`ratings::fit` on every pairing's games), best first, for a field of
+    /// three or more engines (with two, the standings already give it); `Err` when the
+    /// games cannot put the engines on one scale.
+    pub fn rating_list(&self) -> Option<Result<Vec<(usize, Rating)>, NoList>> {
+        if self.engines.len() < 3 {
+            return None;
+        }
+        Some(ratings::fit(&self.pair).map(|list| {
+            let mut rated: Vec<(usize, Rating)> = list
+                .into_iter()
+                .enumerate()
+                .filter_map(|(i, r)| Some((i, r?)))
+                .collect();
+            rated.sort_by(|a, b| b.1.elo.total_cmp(&a.1.elo));
+            rated
+        }))
+    }
+
     /// Engine indices by points, best first (ties keep config order).
     pub fn ranking(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.engines.len()).collect();
@@ -253,6 +289,29 @@ impl Summary {
                 pct,
                 elo::format(elo::estimate(t))
             );
+        }
+
+        match self.rating_list() {
+            Some(Ok(list)) => {
+                let _ = writeln!(s, "\n## Ratings\n\n{RATINGS_NOTE}\n");
+                let _ = writeln!(s, "| # | engine | Elo | 95 % | games |");
+                let _ = writeln!(s, "|---|---|---|---|---|");
+                for (rank, (i, r)) in list.iter().enumerate() {
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {:+.0} | ± {:.0} | {} |",
+                        rank + 1,
+                        self.engines[*i],
+                        r.elo + 0.0,
+                        r.margin,
+                        self.tally[*i].games()
+                    );
+                }
+            }
+            Some(Err(why)) => {
+                let _ = writeln!(s, "\n## Ratings\n\n{}", no_list_text(why));
+            }
+            None => {}
         }
 
         let _ = writeln!(s, "\n## Crosstable\n");

@@ -111,6 +111,18 @@ fn faulty_engines_lose_with_the_right_reason() {
     assert_eq!(done.summary.tally[sane].points(), 14.0 + flood_points);
     assert!(done.markdown.contains("| hang | timeout | 2 |"));
     assert!(dir.join("out/summary.md").is_file());
+    // A gauntlet's rating list: every engine met the sane one, so all are on one scale,
+    // with the sane engine on top.
+    assert!(
+        done.markdown.contains("## Ratings") && done.markdown.contains("| 1 | sane | +"),
+        "{}",
+        done.markdown
+    );
+    let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_default();
+    assert!(
+        html.contains("<table id=\"ratings\">") && html.contains("<tr><td>1</td><td>sane</td>"),
+        "{html}"
+    );
 }
 
 #[test]
