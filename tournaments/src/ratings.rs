@@ -260,12 +260,12 @@ mod tests {
             ],
             &[],
         );
-        for i in 0..3 {
+        for (i, row) in t.iter().enumerate() {
             let (mut expected, mut actual) = (0.0, 0.0);
-            for j in (0..3).filter(|&j| j != i) {
-                let games = f64::from(t[i][j].games()) + PRIOR_DRAWS;
+            for (j, tally) in row.iter().enumerate().filter(|&(j, _)| j != i) {
+                let games = f64::from(tally.games()) + PRIOR_DRAWS;
                 expected += games / (1.0 + 10f64.powf((elo(&r, j) - elo(&r, i)) / 400.0));
-                actual += t[i][j].points() + PRIOR_DRAWS / 2.0;
+                actual += tally.points() + PRIOR_DRAWS / 2.0;
             }
             assert!(
                 (expected - actual).abs() < 1e-6,
