@@ -61,6 +61,8 @@ pub struct Conditions {
     pub draw_after_moves: usize,
     /// The engines with time limits of their own, as `name: text`.
     pub odds: Vec<String>,
+    /// Games in the schedule, when known: the page then says how many are still to play.
+    pub total: Option<usize>,
 }
 
 impl Conditions {
@@ -75,6 +77,7 @@ impl Conditions {
             game_clock: s.game_clock(),
             draw_after_moves: s.draw_after_moves,
             odds: named_odds(&config.engine_names(), &config.engine_odds()),
+            total: None,
         }
     }
 
@@ -88,6 +91,7 @@ impl Conditions {
             game_clock: game_clock_text(fp.get_parsed("timeout_match_ms")?),
             draw_after_moves: fp.get_parsed("draw_after_moves")?,
             odds: named_odds(&fp.engine_names(), &fp.engine_odds()),
+            total: fp.total_games(),
         })
     }
 }
@@ -110,16 +114,15 @@ pub fn report(
         escape(title),
         escape(title)
     );
+    let played = match s.total {
+        Some(total) => format!("{} of {total} games played", summary.games),
+        None => format!("{} games played", summary.games),
+    };
     let _ = writeln!(
         page,
         "<p class=\"conditions\">board {0}×{0}, rule {1}, {2} ms per move, game clock {3}, \
-         draw at {4} stones; {5} of the games played.</p>",
-        s.board_size,
-        s.rule_bits,
-        s.timeout_turn_ms,
-        s.game_clock,
-        s.draw_after_moves,
-        summary.games
+         draw at {4} stones; {played}.</p>",
+        s.board_size, s.rule_bits, s.timeout_turn_ms, s.game_clock, s.draw_after_moves,
     );
     if !s.odds.is_empty() {
         let _ = writeln!(

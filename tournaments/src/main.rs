@@ -41,6 +41,10 @@ enum Cmd {
         /// Play only slice K of N of the schedule (K from 0), e.g. one job of a cluster array.
         #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
         shard: Option<Shard>,
+        /// Rewrite summary.md, games.sgf and report.html every S seconds while games are
+        /// played (0: after every game); they are always written at the end.
+        #[arg(long, value_name = "S", default_value_t = runner::REPORT_EVERY.as_secs())]
+        report_every: u64,
     },
     /// Combine the output folders of shards (or of any runs of one config) into one report.
     Merge {
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
             overwrite,
             gauntlet,
             shard,
+            report_every,
         } => {
             let cfg = match Config::load(&config) {
                 Ok(c) => c,
@@ -198,6 +203,7 @@ fn main() -> ExitCode {
                 overwrite,
                 gauntlet,
                 verbose: true,
+                report_every: std::time::Duration::from_secs(report_every),
             };
             match runner::run_shard(&cfg, &opts, shard) {
                 Ok(done) => {

@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::sync::Mutex;
 use std::thread;
+use std::time::{Duration, Instant};
 
 /// How to run.
 #[derive(Clone, Debug)]
@@ -37,6 +38,9 @@ pub struct Options {
     pub gauntlet: bool,
     /// Print per-game lines and the summary on stdout.
     pub verbose: bool,
+    /// How often the reports are rewritten while games are played (`REPORT_EVERY` by
+    /// default; zero: after every game). They are always written at the end.
+    pub report_every: Duration,
 }
 
 /// The outcome of a run.
@@ -186,6 +190,7 @@ pub fn run_shard(
     let queue = Mutex::new(pending);
     let (tx, rx) = mpsc::channel::<(Pairing, Played)>();
     let mut failure: Option<String> = None;
+    let mut last_report = Instant::now();
     thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
@@ -249,6 +254,23 @@ pub fn run_shard(
                 }
             }
             records.push(record);
+            if last_report.elapsed() >= opts.report_every {
+                // The reports as they stand, so a long run can be followed; a failure here
+                // only delays them (the journal has the game), so the run goes on.
+                let mut sorted = records.clone();
+                sorted.sort_by_key(|r| r.game);
+                if let Err(e) =
+                    write_reports(config, out, &sorted, total, gauntlet, tracker.as_ref())
+                {
+                    let line = format!("warning: the reports were not refreshed: {e}");
+                    if bar.is_hidden() {
+                        console::line(&line);
+                    } else {
+                        bar.println(line);
+                    }
+                }
+                last_report = Instant::now();
+            }
         }
     });
     bar.finish_and_clear();
@@ -257,18 +279,8 @@ pub fn run_shard(
     }
 
     records.sort_by_key(|r| r.game);
-    let mut summary = Summary::new(&config.engine_names(), &records);
-    summary.renju = config.settings.rule.renju;
-    summary.odds = config.engine_odds();
-    let mut markdown = summary.markdown(&header(config, gauntlet), total);
-    if let Some(t) = &tracker {
-        markdown.push_str(&t.markdown());
-    }
-    let path = out.join("summary.md");
-    std::fs::write(&path, &markdown)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    let conditions = html::Conditions::of_config(config);
-    write_extras(out, &conditions, &records, &summary, tracker.as_ref())?;
+    let (summary, markdown) =
+        write_reports(config, out, &records, total, gauntlet, tracker.as_ref())?;
     if opts.verbose {
         console::line(&format!("\n{markdown}"));
         console::line(&format!("results: {}", out.display()));
@@ -393,6 +405,46 @@ pub(crate) fn write_sgf(
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// How often a run rewrites `summary.md`, `games.sgf` and `report.html` while it plays (and
+/// once more at its end), so that a long tournament's standings can be read as it goes
+/// (`Options::report_every`'s default).
+pub const REPORT_EVERY: Duration = Duration::from_secs(30);
+
+/// `summary.md` and the extras (`write_extras`) for the games in `records` (in game order)
+/// of a schedule of `total`; returns the summary and its text.
+fn write_reports(
+    config: &Config,
+    out: &Path,
+    records: &[GameRecord],
+    total: usize,
+    gauntlet: bool,
+    tracker: Option<&sprt::Tracker>,
+) -> Result<(Summary, String), String> {
+    let mut summary = Summary::new(&config.engine_names(), records);
+    summary.renju = config.settings.rule.renju;
+    summary.odds = config.engine_odds();
+    let mut markdown = summary.markdown(&header(config, gauntlet), total);
+    if let Some(t) = tracker {
+        markdown.push_str(&t.markdown());
+    }
+    write_whole(&out.join("summary.md"), markdown.as_bytes())?;
+    let mut conditions = html::Conditions::of_config(config);
+    conditions.total = Some(total);
+    write_extras(out, &conditions, records, &summary, tracker)?;
+    Ok((summary, markdown))
+}
+
+/// Write `bytes` to `path` through a temporary file beside it and a rename, so a reader (a
+/// browser refreshing the report while the run goes on) never sees half a file.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
 /// `games.sgf` (every game in one collection, in game order) and `report.html` (a run's and
 /// a merge's).
 pub(crate) fn write_extras(
@@ -406,11 +458,9 @@ pub(crate) fn write_extras(
         .iter()
         .map(|r| sgf::game(r, conditions.board_size, conditions.rule_bits))
         .collect();
-    let path = out.join("games.sgf");
-    std::fs::write(&path, all).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    write_whole(&out.join("games.sgf"), all.as_bytes())?;
     let page = html::report(conditions, records, summary, sprt);
-    let path = out.join("report.html");
-    std::fs::write(&path, page).map_err(|e| format!("cannot write {}: {e}", path.display()))
+    write_whole(&out.join("report.html"), page.as_bytes())
 }
 
 fn write_psq(

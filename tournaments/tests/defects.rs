@@ -23,6 +23,7 @@ fn quiet(dir: &Path, resume: bool) -> Options {
         overwrite: false,
         gauntlet: false,
         verbose: false,
+        report_every: runner::REPORT_EVERY,
     }
 }
 
@@ -358,4 +359,65 @@ fn memory_over_the_limit_loses() {
         let peak = r.side(side).peak_rss_kib.unwrap_or(0);
         assert!(peak > 150 * 1024, "hog peaked at {peak} KiB");
     }
+}
+
+/// A long run can be followed: with `--report-every 0` the summary and the report are
+/// rewritten after every game, so while the run goes on `summary.md` already counts some of
+/// its games and not all; each file is replaced whole (no temporary file is left), and at
+/// the end both count every game.
+#[test]
+fn reports_are_rewritten_while_the_run_goes_on() {
+    let dir = scratch("live");
+    std::fs::write(dir.join("open.txt"), "h8\nh8i9\nc3\nm12\n").unwrap_or_else(|e| panic!("{e}"));
+    let cfg = write_config(
+        &dir,
+        "board_size = 15\ntimeout_turn_ms = 1000\ntolerance_ms = 500\nopenings = \"open.txt\"\ndraw_after_moves = 20\n",
+        &[fake("slow", &["slow", "40"]), fake("first", &["first"])],
+    );
+    let mut child = Command::new(RUNNER)
+        .args(["run", "--report-every", "0", "--out"])
+        .arg(dir.join("out"))
+        .arg(&cfg)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let summary = dir.join("out/summary.md");
+    let mut seen: Vec<usize> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().ok().flatten().is_none() && Instant::now() < deadline {
+        let text = std::fs::read_to_string(&summary).unwrap_or_default();
+        if let Some(k) = text
+            .lines()
+            .find_map(|l| l.strip_prefix("- games played: "))
+            .and_then(|rest| rest.strip_suffix(" of 8"))
+            .and_then(|k| k.parse().ok())
+        {
+            if !seen.contains(&k) {
+                seen.push(k);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    let mut stderr = String::new();
+    if let Some(mut e) = child.stderr.take() {
+        let _ = e.read_to_string(&mut stderr);
+    }
+    assert!(status.success(), "{stderr}");
+    assert!(
+        seen.iter().any(|&k| k > 0 && k < 8),
+        "no report in mid-run: saw {seen:?}"
+    );
+    let text = std::fs::read_to_string(&summary).unwrap_or_default();
+    assert!(text.contains("- games played: 8 of 8"), "{text}");
+    let html = std::fs::read_to_string(dir.join("out/report.html")).unwrap_or_default();
+    assert!(html.contains("; 8 of 8 games played.</p>"), "{html}");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.join("out"))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .map(|e| e.file_name())
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }

@@ -90,6 +90,7 @@ fn torn_results_are_repaired_and_finished_games_kept() {
         overwrite: true,
         gauntlet: false,
         verbose: false,
+        report_every: runner::REPORT_EVERY,
     };
     let fresh = runner::run(&small, &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fresh.records.len(), 2);
@@ -118,6 +119,7 @@ fn resume_refuses_results_of_another_schedule() {
         overwrite: false,
         gauntlet: false,
         verbose: false,
+        report_every: runner::REPORT_EVERY,
     };
     let err = runner::run(&other, &opts).err().unwrap_or_default();
     assert!(err.contains("does not match"), "{err}");

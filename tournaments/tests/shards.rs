@@ -188,6 +188,7 @@ fn merge_refuses_other_configs_and_duplicates() {
         overwrite: false,
         gauntlet: false,
         verbose: false,
+        report_every: wuzi_tournament::runner::REPORT_EVERY,
     };
     let shard0 = shard::Shard::parse("0/6").unwrap_or_else(|e| panic!("{e}"));
     wuzi_tournament::runner::run_shard(&cfg_a, &opts(&a), Some(shard0))

@@ -70,6 +70,7 @@ pub fn run_result(config: &Config, dir: &Path, resume: bool) -> Result<Finished,
         overwrite: false,
         gauntlet: false,
         verbose: false,
+        report_every: runner::REPORT_EVERY,
     };
     runner::run(config, &opts)
 }
