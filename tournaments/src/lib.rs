@@ -19,6 +19,7 @@ pub mod journal;
 pub mod judge;
 pub mod memory;
 pub mod opening;
+pub mod outdir;
 pub mod proc;
 pub mod psq;
 pub mod ratings;

@@ -14,7 +14,7 @@ use crate::record::{GameRecord, Ply};
 use crate::report::{self, Summary};
 use crate::schedule::{self, Pairing};
 use crate::shard::Shard;
-use crate::{html, sgf, sprt};
+use crate::{html, outdir, sprt};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -141,9 +141,9 @@ pub fn run_shard(
             refuse_finished_games(&results)?;
         }
         // A fresh run must not leave games or logs of an earlier run beside its own.
-        clear(&games_dir, "psq")?;
-        clear(&games_dir, "sgf")?;
-        clear(&log_dir, "log")?;
+        outdir::clear(&games_dir, "psq")?;
+        outdir::clear(&games_dir, "sgf")?;
+        outdir::clear(&log_dir, "log")?;
         let mut j = Journal::create(&results)?;
         j.write_header(&journal_header)?;
         (j, Vec::new())
@@ -220,7 +220,7 @@ pub fn run_shard(
             let result = write_psq(&games_dir, &record.psq, config, &p, &played)
                 .and_then(|()| {
                     let s = &config.settings;
-                    write_sgf(&games_dir, &record, s.board_size, s.rule_bits)
+                    outdir::write_sgf(&games_dir, &record, s.board_size, s.rule_bits)
                 })
                 .and_then(|()| journal.append(&record));
             if let Err(e) = result {
@@ -310,26 +310,6 @@ fn refuse_finished_games(results: &Path) -> Result<(), String> {
     ))
 }
 
-/// Removes the files with extension `ext` that a run writes into `dir` (and nothing else).
-pub(crate) fn clear(dir: &Path, ext: &str) -> Result<(), String> {
-    for path in files_with_ext(dir, ext)? {
-        std::fs::remove_file(&path)
-            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-    }
-    Ok(())
-}
-
-/// The files with extension `ext` directly in the folder `dir`.
-pub(crate) fn files_with_ext(dir: &Path, ext: &str) -> Result<Vec<PathBuf>, String> {
-    let entries =
-        std::fs::read_dir(dir).map_err(|e| format!("cannot list {}: {e}", dir.display()))?;
-    Ok(entries
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|x| x == ext) && path.is_file())
-        .collect())
-}
-
 fn progress(total: u64, visible: bool) -> ProgressBar {
     if !visible {
         return ProgressBar::hidden();
@@ -392,19 +372,6 @@ fn make_record(config: &Config, p: &Pairing, played: &Played) -> GameRecord {
     }
 }
 
-/// `games/NNNN.sgf` beside the PSQ, for a game played on a board of `size` under `rule_bits`
-/// (a run's and a merge's).
-pub(crate) fn write_sgf(
-    dir: &Path,
-    record: &GameRecord,
-    size: usize,
-    rule_bits: u32,
-) -> Result<(), String> {
-    let path = dir.join(format!("{:04}.sgf", record.game));
-    std::fs::write(&path, sgf::game(record, size, rule_bits))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
 /// How often a run rewrites `summary.md`, `games.sgf` and `report.html` while it plays (and
 /// once more at its end), so that a long tournament's standings can be read as it goes
 /// (`Options::report_every`'s default).
@@ -427,40 +394,11 @@ fn write_reports(
     if let Some(t) = tracker {
         markdown.push_str(&t.markdown());
     }
-    write_whole(&out.join("summary.md"), markdown.as_bytes())?;
+    outdir::write_whole(&out.join("summary.md"), markdown.as_bytes())?;
     let mut conditions = html::Conditions::of_config(config);
     conditions.total = Some(total);
-    write_extras(out, &conditions, records, &summary, tracker)?;
+    outdir::write_extras(out, &conditions, records, &summary, tracker)?;
     Ok((summary, markdown))
-}
-
-/// Write `bytes` to `path` through a temporary file beside it and a rename, so a reader (a
-/// browser refreshing the report while the run goes on) never sees half a file.
-pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
-}
-
-/// `games.sgf` (every game in one collection, in game order) and `report.html` (a run's and
-/// a merge's).
-pub(crate) fn write_extras(
-    out: &Path,
-    conditions: &html::Conditions,
-    records: &[GameRecord],
-    summary: &Summary,
-    sprt: Option<&sprt::Tracker>,
-) -> Result<(), String> {
-    let all: String = records
-        .iter()
-        .map(|r| sgf::game(r, conditions.board_size, conditions.rule_bits))
-        .collect();
-    write_whole(&out.join("games.sgf"), all.as_bytes())?;
-    let page = html::report(conditions, records, summary, sprt);
-    write_whole(&out.join("report.html"), page.as_bytes())
 }
 
 fn write_psq(

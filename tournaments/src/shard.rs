@@ -12,9 +12,9 @@
 use crate::fingerprint::{Fingerprint, Header};
 use crate::html;
 use crate::journal::{self, Journal};
+use crate::outdir;
 use crate::record::GameRecord;
 use crate::report::Summary;
-use crate::runner;
 use crate::schedule::Pairing;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -169,8 +169,8 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
         .map_err(|e| format!("cannot create {}: {e}", games_dir.display()))?;
     // An earlier merge's game files go with its journal: none may sit beside this merge's
     // records under a number this merge does not hold.
-    runner::clear(&games_dir, "psq")?;
-    runner::clear(&games_dir, "sgf")?;
+    outdir::clear(&games_dir, "psq")?;
+    outdir::clear(&games_dir, "sgf")?;
     let mut journal = Journal::create(&out.join("results.jsonl"))?;
     journal.write_header(&Header {
         merged: true,
@@ -194,23 +194,21 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     summary.renju = fp.renju();
     summary.odds = fp.engine_odds();
     let markdown = summary.markdown(&header_lines(fp, dirs, &missing), total);
-    let path = out.join("summary.md");
-    std::fs::write(&path, &markdown)
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    outdir::write_whole(&out.join("summary.md"), markdown.as_bytes())?;
     // What a run writes besides: each game's SGF (from its record, so a shard that lost its
     // files loses no SGF), the collection and the report (without an SPRT: it needs the
     // config).
     let title = format!("Tournament: merged from {} journals", dirs.len());
     if let Some(conditions) = html::Conditions::of_fingerprint(fp, title) {
         for record in &records {
-            runner::write_sgf(
+            outdir::write_sgf(
                 &games_dir,
                 record,
                 conditions.board_size,
                 conditions.rule_bits,
             )?;
         }
-        runner::write_extras(out, &conditions, &records, &summary, None)?;
+        outdir::write_extras(out, &conditions, &records, &summary, None)?;
     }
     Ok(Merged {
         records,

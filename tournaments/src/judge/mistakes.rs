@@ -49,7 +49,7 @@ pub fn prepare_outputs(
             return Err(format!("--logs {} is a file, not a folder", dir.display()));
         }
         let old_logs = if dir.is_dir() {
-            crate::runner::files_with_ext(dir, "log")?
+            crate::outdir::files_with_ext(dir, "log")?
         } else {
             Vec::new()
         };

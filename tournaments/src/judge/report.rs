@@ -383,7 +383,7 @@ pub fn prepare(dir: &Path, overwrite: bool) -> Result<(), String> {
     }
     let logs = dir.join("logs");
     if logs.is_dir() {
-        crate::runner::clear(&logs, "log")?;
+        crate::outdir::clear(&logs, "log")?;
     }
     Ok(())
 }
