@@ -231,35 +231,20 @@ mod tests {
     #[test]
     fn a_consistent_round_robin_orders_and_spaces_the_engines() {
         // A beats B and B beats C by the same margin; A beats C by more.
-        let r = fit(&table(
-            3,
-            &[
-                (0, 1, 30),
-                (1, 0, 10),
-                (1, 2, 30),
-                (2, 1, 10),
-                (0, 2, 36),
-                (2, 0, 4),
-            ],
-            &[],
-        ))
-        .unwrap_or_default();
+        let wins = [
+            (0, 1, 30),
+            (1, 0, 10),
+            (1, 2, 30),
+            (2, 1, 10),
+            (0, 2, 36),
+            (2, 0, 4),
+        ];
+        let t = table(3, &wins, &[]);
+        let r = fit(&t).unwrap_or_default();
         let (a, b, c) = (elo(&r, 0), elo(&r, 1), elo(&r, 2));
         assert!(a > b && b > c, "{r:?}");
         // The maximum-likelihood condition: each engine's expected points, on its real
         // games and the prior's, equal its points.
-        let t = table(
-            3,
-            &[
-                (0, 1, 30),
-                (1, 0, 10),
-                (1, 2, 30),
-                (2, 1, 10),
-                (0, 2, 36),
-                (2, 0, 4),
-            ],
-            &[],
-        );
         for (i, row) in t.iter().enumerate() {
             let (mut expected, mut actual) = (0.0, 0.0);
             for (j, tally) in row.iter().enumerate().filter(|&(j, _)| j != i) {
