@@ -41,12 +41,33 @@ pub(crate) fn write_sgf(
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
+/// The reports a run rewrites whole (`write_whole`) in its output folder.
+pub const REPORTS: [&str; 3] = ["summary.md", "games.sgf", "report.html"];
+
+/// Where `write_whole` writes `path` before the rename.
+fn temporary(path: &Path) -> PathBuf {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    PathBuf::from(tmp)
+}
+
+/// Removes the temporary copies of the reports that a run killed in the middle of a write
+/// left in `out` (no other file).
+pub(crate) fn clear_temporaries(out: &Path) -> Result<(), String> {
+    for name in REPORTS {
+        let tmp = temporary(&out.join(name));
+        if tmp.is_file() {
+            std::fs::remove_file(&tmp)
+                .map_err(|e| format!("cannot remove {}: {e}", tmp.display()))?;
+        }
+    }
+    Ok(())
+}
+
 /// Write `bytes` to `path` through a temporary file beside it and a rename, so a reader (a
 /// browser refreshing the report while the run goes on) never sees half a file.
 pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
+    let tmp = temporary(path);
     std::fs::write(&tmp, bytes)
         .and_then(|()| std::fs::rename(&tmp, path))
         .map_err(|e| format!("cannot write {}: {e}", path.display()))

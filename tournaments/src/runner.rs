@@ -105,6 +105,7 @@ pub fn run_shard(
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
     }
     let results = out.join("results.jsonl");
+    outdir::clear_temporaries(out)?;
 
     let (mut journal, mut records) = if opts.resume {
         let (mut j, recs, recovery) = Journal::resume(&results)?;
