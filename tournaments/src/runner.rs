@@ -232,19 +232,13 @@ pub fn run_shard(
                 }
                 continue;
             }
-            let line = report::game_line(&record, total);
             if opts.verbose {
-                if bar.is_hidden() {
-                    console::line(&line);
-                } else {
-                    bar.println(line);
-                }
+                show(&bar, report::game_line(&record, total));
             }
             bar.inc(1);
             if let Some(t) = tracker.as_mut() {
                 match t.add(&record) {
-                    Some(line) if opts.verbose && bar.is_hidden() => println!("{line}"),
-                    Some(line) if opts.verbose => bar.println(line),
+                    Some(line) if opts.verbose => show(&bar, line),
                     _ => {}
                 }
                 if t.decision.is_some() {
@@ -263,11 +257,11 @@ pub fn run_shard(
                 if let Err(e) =
                     write_reports(config, out, &sorted, total, gauntlet, tracker.as_ref())
                 {
-                    let line = format!("warning: the reports were not refreshed: {e}");
-                    if bar.is_hidden() {
-                        console::line(&line);
-                    } else {
-                        bar.println(line);
+                    if opts.verbose {
+                        show(
+                            &bar,
+                            format!("warning: the reports were not refreshed: {e}"),
+                        );
                     }
                 }
                 last_report = Instant::now();
@@ -309,6 +303,16 @@ fn refuse_finished_games(results: &Path) -> Result<(), String> {
         records.len(),
         if records.len() == 1 { "" } else { "s" }
     ))
+}
+
+/// Print `line` above the progress bar, or on stdout through `console` (which ends the run
+/// quietly when stdout is closed) when the bar is hidden.
+fn show(bar: &ProgressBar, line: String) {
+    if bar.is_hidden() {
+        console::line(&line);
+    } else {
+        bar.println(line);
+    }
 }
 
 fn progress(total: u64, visible: bool) -> ProgressBar {
