@@ -320,7 +320,7 @@ pub fn run(
     let secs = time.as_secs_f64().max(1e-9);
     writeln!(out, "depth: {depth}")?;
     writeln!(out, "time: {:.0} ms", secs * 1000.0)?;
-    writeln!(out, "nodes/s: {:.0}", nodes as f64 / secs)?;
+    writeln!(out, "nodes/s: {:.0}", speed(&lines))?;
     writeln!(out, "{}", total.report())?;
     writeln!(out, "{}", cutoff_report(&total_cutoffs(&lines)))?;
     if rules {
