@@ -1,6 +1,6 @@
-//! What can be wrong with a line, and which reply (if any) each fault earns.
+//! What can be wrong with a line. Which reply each fault earns is `ProtocolError::reply`, in
+//! `response.rs`, so that this module depends on no other.
 
-use crate::response::Response;
 use std::fmt;
 
 /// Why a line (or a `BOARD` block) could not be turned into a command or a response.
@@ -42,18 +42,6 @@ pub enum ProtocolError {
 }
 
 impl ProtocolError {
-    /// The reply a brain sends for this fault: `UNKNOWN` for unknown commands and
-    /// overlong lines, nothing for INFO, `ERROR` otherwise.
-    pub fn reply(&self) -> Option<Response> {
-        match self {
-            ProtocolError::UnknownCommand(_) | ProtocolError::LineTooLong => {
-                Some(Response::Unknown(self.to_string()))
-            }
-            ProtocolError::BadInfo { .. } => None,
-            _ => Some(Response::Error(self.to_string())),
-        }
-    }
-
     /// Whether the fault is in a `BOARD` block (the brain then clears its board).
     pub fn is_board(&self) -> bool {
         matches!(

@@ -34,6 +34,22 @@ pub enum Response {
     Forbid(Vec<Coord>),
 }
 
+/// Which reply each fault earns (here rather than in `error.rs`, so the error type depends on
+/// nothing and the responses on the errors, not both ways).
+impl ProtocolError {
+    /// The reply a brain sends for this fault: `UNKNOWN` for unknown commands and
+    /// overlong lines, nothing for INFO, `ERROR` otherwise.
+    pub fn reply(&self) -> Option<Response> {
+        match self {
+            ProtocolError::UnknownCommand(_) | ProtocolError::LineTooLong => {
+                Some(Response::Unknown(self.to_string()))
+            }
+            ProtocolError::BadInfo { .. } => None,
+            _ => Some(Response::Error(self.to_string())),
+        }
+    }
+}
+
 impl Response {
     /// The value of `key` in an `About` line.
     pub fn about_value(&self, key: &str) -> Option<&str> {

@@ -10,7 +10,7 @@
 
 use crate::config::Config;
 use crate::schedule;
-use crate::shard::Shard;
+use crate::schedule::Shard;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

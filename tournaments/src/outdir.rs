@@ -41,8 +41,15 @@ pub(crate) fn write_sgf(
         .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
-/// The reports a run rewrites whole (`write_whole`) in its output folder.
-pub const REPORTS: [&str; 3] = ["summary.md", "games.sgf", "report.html"];
+/// The run's summary table (Markdown), rewritten whole as the run goes on.
+pub const SUMMARY: &str = "summary.md";
+/// Every game in one SGF collection, rewritten whole as the run goes on.
+pub const COLLECTION: &str = "games.sgf";
+/// The HTML report, rewritten whole as the run goes on.
+pub const REPORT: &str = "report.html";
+/// The reports a run rewrites whole (`write_whole`) in its output folder: the files whose
+/// temporary copies `clear_temporaries` sweeps. Every writer names them by these constants.
+pub const REPORTS: [&str; 3] = [SUMMARY, COLLECTION, REPORT];
 
 /// Where `write_whole` writes `path` before the rename.
 fn temporary(path: &Path) -> PathBuf {
@@ -86,7 +93,7 @@ pub(crate) fn write_extras(
         .iter()
         .map(|r| sgf::game(r, conditions.board_size, conditions.rule_bits))
         .collect();
-    write_whole(&out.join("games.sgf"), all.as_bytes())?;
+    write_whole(&out.join(COLLECTION), all.as_bytes())?;
     let page = html::report(conditions, records, summary, sprt);
-    write_whole(&out.join("report.html"), page.as_bytes())
+    write_whole(&out.join(REPORT), page.as_bytes())
 }

@@ -151,7 +151,10 @@ pub fn run_shard(
     };
 
     // An SPRT replays the journal in its order, so a resumed test reaches the same decision.
-    let mut tracker = config.sprt.map(|sp| sprt::Tracker::new(sp, config));
+    let name = |i: usize| config.engines.get(i).map_or("", |e| e.name.as_str());
+    let mut tracker = config
+        .sprt
+        .map(|sp| sprt::Tracker::new(sp, name(0), name(1), config.openings.len()));
     if let Some(t) = tracker.as_mut() {
         for r in &records {
             t.add(r);
@@ -399,7 +402,7 @@ fn write_reports(
     if let Some(t) = tracker {
         markdown.push_str(&t.markdown());
     }
-    outdir::write_whole(&out.join("summary.md"), markdown.as_bytes())?;
+    outdir::write_whole(&out.join(outdir::SUMMARY), markdown.as_bytes())?;
     let mut conditions = html::Conditions::of_config(config);
     conditions.total = Some(total);
     outdir::write_extras(out, &conditions, records, &summary, tracker)?;

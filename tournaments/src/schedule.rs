@@ -1,5 +1,8 @@
 //! Who plays whom, with which opening and colour. The order interleaves pairs within each
-//! opening, so a tournament stopped early still has every pair at a similar game count.
+//! opening, so a tournament stopped early still has every pair at a similar game count; a
+//! shard plays a fixed slice of it.
+
+use serde::{Deserialize, Serialize};
 
 /// One scheduled game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +47,51 @@ pub fn build(
         }
     }
     out
+}
+
+/// Slice `index` of `count` of a schedule (`--shard K/N`; see `shard` for how slices are
+/// played and merged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// 0-based.
+    pub index: usize,
+    /// Number of shards, at least 1.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Parses `K/N` with `0 <= K < N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = |why: &str| format!("--shard {text:?}: {why} (expected K/N with 0 <= K < N)");
+        let (k, n) = text.split_once('/').ok_or_else(|| bad("no '/'"))?;
+        let index: usize = k.trim().parse().map_err(|_| bad("K is not a number"))?;
+        let count: usize = n.trim().parse().map_err(|_| bad("N is not a number"))?;
+        if count == 0 {
+            return Err(bad("N must be at least 1"));
+        }
+        if index >= count {
+            return Err(bad("K must be below N (shards count from 0)"));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Whether game number `game` (1-based) is in this shard.
+    pub fn contains(&self, game: usize) -> bool {
+        game >= 1 && (game - 1) % self.count == self.index
+    }
+
+    /// The games of `schedule` in this shard, in schedule order.
+    pub fn slice(&self, schedule: Vec<Pairing>) -> Vec<Pairing> {
+        schedule
+            .into_iter()
+            .filter(|p| self.contains(p.game))
+            .collect()
+    }
+
+    /// `2/4`, or `none` for a whole-schedule run.
+    pub fn describe(shard: Option<Shard>) -> String {
+        shard.map_or("none".to_string(), |s| format!("{}/{}", s.index, s.count))
+    }
 }
 
 #[cfg(test)]

@@ -15,54 +15,9 @@ use crate::journal::{self, Journal};
 use crate::outdir;
 use crate::record::GameRecord;
 use crate::report::Summary;
-use crate::schedule::Pairing;
-use serde::{Deserialize, Serialize};
+pub use crate::schedule::Shard;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-/// Slice `index` of `count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// 0-based.
-    pub index: usize,
-    /// Number of shards, at least 1.
-    pub count: usize,
-}
-
-impl Shard {
-    /// Parses `K/N` with `0 <= K < N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = |why: &str| format!("--shard {text:?}: {why} (expected K/N with 0 <= K < N)");
-        let (k, n) = text.split_once('/').ok_or_else(|| bad("no '/'"))?;
-        let index: usize = k.trim().parse().map_err(|_| bad("K is not a number"))?;
-        let count: usize = n.trim().parse().map_err(|_| bad("N is not a number"))?;
-        if count == 0 {
-            return Err(bad("N must be at least 1"));
-        }
-        if index >= count {
-            return Err(bad("K must be below N (shards count from 0)"));
-        }
-        Ok(Shard { index, count })
-    }
-
-    /// Whether game number `game` (1-based) is in this shard.
-    pub fn contains(&self, game: usize) -> bool {
-        game >= 1 && (game - 1) % self.count == self.index
-    }
-
-    /// The games of `schedule` in this shard, in schedule order.
-    pub fn slice(&self, schedule: Vec<Pairing>) -> Vec<Pairing> {
-        schedule
-            .into_iter()
-            .filter(|p| self.contains(p.game))
-            .collect()
-    }
-
-    /// `2/4`, or `none` for a whole-schedule run.
-    pub fn describe(shard: Option<Shard>) -> String {
-        shard.map_or("none".to_string(), |s| format!("{}/{}", s.index, s.count))
-    }
-}
 
 /// A merged tournament.
 #[derive(Clone, Debug)]
@@ -194,7 +149,7 @@ pub fn merge(dirs: &[PathBuf], out: &Path) -> Result<Merged, String> {
     summary.renju = fp.renju();
     summary.odds = fp.engine_odds();
     let markdown = summary.markdown(&header_lines(fp, dirs, &missing), total);
-    outdir::write_whole(&out.join("summary.md"), markdown.as_bytes())?;
+    outdir::write_whole(&out.join(outdir::SUMMARY), markdown.as_bytes())?;
     // What a run writes besides: each game's SGF (from its record, so a shard that lost its
     // files loses no SGF), the collection and the report (without an SPRT: it needs the
     // config).

@@ -2,7 +2,6 @@
 //! repeat-opening note and summary section.
 
 use super::{design_effect, estimate, llr, Decision, Penta, Spec};
-use crate::config::Config;
 use crate::elo;
 use crate::record::GameRecord;
 use std::fmt::Write;
@@ -28,23 +27,18 @@ pub struct Tracker {
 }
 
 impl Tracker {
-    /// A test of the config's first engine against its second.
-    pub fn new(spec: Spec, config: &Config) -> Tracker {
-        let name = |i: usize| {
-            config
-                .engines
-                .get(i)
-                .map_or(String::new(), |e| e.name.clone())
-        };
+    /// A test of engine `a` against engine `b` (a config's first two engines) over
+    /// `openings` openings that the pairs take in turn.
+    pub fn new(spec: Spec, a: &str, b: &str, openings: usize) -> Tracker {
         Tracker {
             spec,
-            a: name(0),
-            b: name(1),
+            a: a.to_string(),
+            b: b.to_string(),
             open: Default::default(),
             penta: [0; 5],
             games: 0,
             decision: None,
-            openings: config.openings.len().max(1),
+            openings: openings.max(1),
             by_opening: Default::default(),
         }
     }
