@@ -8,6 +8,8 @@
 //! - `selectivity`: the forced replies that cost no depth, the reductions by node kind and
 //!   threat class, the defence-node answers skipped near the horizon, and the singular
 //!   extension's test;
+//! - `probcut`: ProbCut: a deep non-PV quiet node is cut off when one of its attacking
+//!   moves clears a raised beta at a few plies less;
 //! - `ordering`: move keys and the best-first picker;
 //! - `params`: the tunable numbers ([`SearchParams`]) each search copies;
 //! - `limits`: what a move may spend (soft and hard time, depth, nodes, outside stop),
@@ -21,6 +23,7 @@ mod iterate;
 pub mod limits;
 mod ordering;
 mod params;
+mod probcut;
 mod pvs;
 mod selectivity;
 

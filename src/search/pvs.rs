@@ -27,7 +27,7 @@ pub struct Search<'a> {
     pub(super) board: &'a mut Board,
     /// The tunable numbers this search reads (ordering weights, margins).
     pub(super) params: SearchParams,
-    tt: &'a mut TranspositionTable,
+    pub(super) tt: &'a mut TranspositionTable,
     pub(super) budget: Budget,
     pub(super) killers: [[Pos; 2]; MAX_PLY + 1],
     pub(super) history: Box<[[i32; NUM_CELLS]; 2]>,
@@ -204,6 +204,10 @@ impl<'a> Search<'a> {
         // Reverse futility: far above beta in a quiet node at low depth.
         let futile = !is_pv && kind == NodeKind::Quiet && !excluded.is_some();
         if let Some(score) = self.reverse_futility(futile, static_eval, hit, depth, beta) {
+            return score;
+        }
+
+        if let Some(score) = self.probcut(kind, hit, tt_move, beta, depth, ply, is_pv, cut) {
             return score;
         }
 
