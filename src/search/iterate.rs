@@ -5,6 +5,7 @@
 use super::limits::Limits;
 use super::{deadline, part, Search, SearchResult};
 use crate::budget::earliest;
+use crate::threat::ThreatSearch;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
 use std::time::Instant;
 
@@ -132,4 +133,25 @@ pub(super) fn deepen(
     result.nodes = search.nodes();
     result.cutoffs = search.cutoffs_by_place();
     result.seldepth = result.seldepth.max(search.seldepth());
+}
+
+impl Search<'_> {
+    /// Whether, after the side to move plays `m`, the opponent has a VCT of at most
+    /// `depth` attacker moves, found within `nodes` more nodes before `end`.
+    pub fn loses_to_vct(
+        &mut self,
+        m: Pos,
+        depth: i32,
+        nodes: u64,
+        end: Option<std::time::Instant>,
+    ) -> bool {
+        self.board.play(m);
+        let mut budget = self.budget.child(nodes, end);
+        let loses = ThreatSearch::new(self.board, self.tt, &mut budget)
+            .vct(depth)
+            .is_some();
+        self.board.undo().ok();
+        self.budget.nodes += budget.nodes;
+        loses
+    }
 }

@@ -132,25 +132,6 @@ impl<'a> Search<'a> {
         self.budget.extend_deadline(deadline);
     }
 
-    /// Whether, after the side to move plays `m`, the opponent has a VCT of at most
-    /// `depth` attacker moves, found within `nodes` more nodes before `end`.
-    pub fn loses_to_vct(
-        &mut self,
-        m: Pos,
-        depth: i32,
-        nodes: u64,
-        end: Option<std::time::Instant>,
-    ) -> bool {
-        self.board.play(m);
-        let mut budget = self.budget.child(nodes, end);
-        let loses = ThreatSearch::new(self.board, self.tt, &mut budget)
-            .vct(depth)
-            .is_some();
-        self.board.undo().ok();
-        self.budget.nodes += budget.nodes;
-        loses
-    }
-
     /// One full-width search of the root to `depth` plies in the window (alpha, beta).
     pub fn root(&mut self, depth: i32, alpha: Score, beta: Score) -> Score {
         self.root_depth = depth;
