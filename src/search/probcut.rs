@@ -2,8 +2,8 @@
 //! node, the side to move's few attacking moves (its table move, and the cells where it
 //! makes an open three or more) are searched a few plies shallower against a raised beta;
 //! when one of them clears it, the full-depth search would almost surely cut off too, and
-//! the node returns at once. An attacking move forces its answer, whose defence nodes cost
-//! no depth, so the shallow look still sees the threat through. On from 4 plies at 100
+//! the node returns at once. An attacking move forces its answer, and a defence node with
+//! few answers costs no depth, so the shallow look still reads the threat through. On from 4 plies at 100
 //! above beta (`SearchParams::probcut`, `probcut_depth`) since session 62's SPRT at 200 ms
 //! a move: +16 ± 13 Elo over 1748 games; the depth-10 bench tree about halves.
 
