@@ -138,13 +138,7 @@ pub(super) fn deepen(
 impl Search<'_> {
     /// Whether, after the side to move plays `m`, the opponent has a VCT of at most
     /// `depth` attacker moves, found within `nodes` more nodes before `end`.
-    pub fn loses_to_vct(
-        &mut self,
-        m: Pos,
-        depth: i32,
-        nodes: u64,
-        end: Option<std::time::Instant>,
-    ) -> bool {
+    pub fn loses_to_vct(&mut self, m: Pos, depth: i32, nodes: u64, end: Option<Instant>) -> bool {
         self.board.play(m);
         let mut budget = self.budget.child(nodes, end);
         let loses = ThreatSearch::new(self.board, self.tt, &mut budget)

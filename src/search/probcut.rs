@@ -3,10 +3,10 @@
 //! makes an open three or more) are searched a few plies shallower against a raised beta;
 //! when one of them clears it, the full-depth search would almost surely cut off too, and
 //! the node returns at once. An attacking move forces its answer, and a defence node with
-//! few answers costs no depth, so the shallow look still reads the threat through. On from 4 plies at 100
-//! above beta (`SearchParams::probcut`, `probcut_depth`) since session 62's SPRT at 200 ms
-//! a move: +16 ± 13 Elo over 1748 games; the depth-10 bench tree about halves.
-
+//! few answers costs no depth, so the shallow look still reads the threat through. On from
+//! 4 plies at 100 above beta (`SearchParams::probcut`, `probcut_depth`) since session 62's
+//! SPRT at 200 ms a move: +16 ± 13 Elo over 1748 games; the depth-10 bench tree about
+//! halves.
 use super::pvs::Search;
 use super::selectivity::PLY;
 use crate::board::cells_at_least;
@@ -83,8 +83,9 @@ impl Search<'_> {
             }
         }
         let child_depth = depth - PROBCUT_REDUCTION;
+        // A quiet node's moves are never counter-fours (`skips_counter_four` reads this).
+        self.counter_four[up] = false;
         for m in tried {
-            self.counter_four[up] = false;
             self.tt.prefetch(self.board.key_after(m));
             self.board.play(m);
             let score = -self.pvs(-raised, -raised + 1, child_depth, ply + 1, false, !cut);
