@@ -44,8 +44,9 @@ impl Search<'_> {
     ) -> Option<Score> {
         let margin = self.params.probcut;
         let up = ply as usize;
-        // On where an SPRT accepted it: freestyle, caro and renju (session 63: level under
-        // exactly five, so that rule keeps the search it was tested with).
+        // Off under exactly five, where session 63's SPRT measured it level; freestyle,
+        // caro and renju accepted it. Exactly five with caro (`INFO rule 9`) runs it
+        // untested.
         if margin == 0
             || self.board.rule() == Rule::STANDARD
             || is_pv
