@@ -16,7 +16,7 @@ use crate::eval::order_score;
 use crate::eval::pattern::Pattern4;
 use crate::threat::{retain_legal, NodeKind};
 use crate::tt::{BoardNode, Bound};
-use crate::types::{Pos, Rule, Score, WIN_BOUND};
+use crate::types::{Pos, Score, WIN_BOUND};
 use smallvec::SmallVec;
 
 /// Plies shallower than the node that the attacking moves are searched (Stockfish's 4,
@@ -118,7 +118,7 @@ mod tests {
     use crate::budget::Budget;
     use crate::search::params::SearchParams;
     use crate::tt::TranspositionTable;
-    use crate::types::Color;
+    use crate::types::{Color, Rule};
 
     /// Black, to move, with an open two and a stone near it in the centre (well ahead, and
     /// not yet winning by force); white's three stones are in the corners, out of play.
