@@ -170,8 +170,9 @@ impl SearchParams {
         se_depth: 6,
         se_margin: 10,
         // ProbCut from 4 plies at 100 above beta (session 62's SPRT at 200 ms a move,
-        // +16 ± 13 over 1748 games; 60 and 150 lost or were level in session 63). Not under
-        // exactly five (`search::probcut`).
+        // +16 ± 13 over 1748 games; 60 and 150 lost or were level in session 63, 3 and 5
+        // plies in session 64). Not under exactly five, with or without caro
+        // (`search::probcut`).
         probcut: 100,
         probcut_depth: 4,
         quick_wins: 1,
