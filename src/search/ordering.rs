@@ -127,7 +127,8 @@ struct NodeOrder {
 
 /// The ordering's locality factor (PentaZen's): the static score of a move far from both
 /// of the last two moves keeps `far2` percent of itself, and of a move far from all of the
-/// last four, `far4` percent. At 100 and 100 (the defaults) it is off and costs nothing.
+/// last four, `far4` percent (a negative score falls by as much). At 100 and 100 (the
+/// defaults) it is off and costs nothing.
 #[derive(Clone, Copy)]
 struct Locality {
     recent: [Option<Pos>; 4],
@@ -144,12 +145,16 @@ impl Locality {
         }
         let far = |k: usize| self.recent[k].is_some_and(|r| r.distance(m) > FAR_DISTANCE);
         if !(far(0) && far(1)) {
-            s
-        } else if far(2) && far(3) {
-            s * self.far4 / 100
-        } else {
-            s * self.far2 / 100
+            return s;
         }
+        let keep = if far(2) && far(3) {
+            self.far4
+        } else {
+            self.far2
+        };
+        // The score loses (100 - keep) percent of its size, so a far move never rises: a
+        // negative score (policy terms outweighing the classes) falls further.
+        s - s.abs() * (100 - keep) / 100
     }
 }
 
@@ -369,6 +374,31 @@ mod tests {
         s.board.play(Pos::new(6, 6));
         let later = order_score(&s, moves[0]);
         (before, after, [now, replies(&s)], later)
+    }
+
+    #[test]
+    fn the_locality_factor_lowers_far_moves_whatever_the_sign_of_their_score() {
+        let near = Locality {
+            recent: [(9, 9), (10, 9), (3, 3), (3, 4)].map(|(x, y)| Some(Pos::new(x, y))),
+            far2: 50,
+            far4: 25,
+        };
+        // Within four cells of one of the last two moves: unchanged.
+        assert_eq!(near.scale(Pos::new(13, 9), 80), 80);
+        assert_eq!(near.scale(Pos::new(13, 9), -80), -80);
+        // Far from the last two, near the older ones: half of its size off.
+        assert_eq!(near.scale(Pos::new(4, 4), 80), 40);
+        assert_eq!(near.scale(Pos::new(4, 4), -80), -120);
+        // Far from all four: three quarters off.
+        assert_eq!(near.scale(Pos::new(18, 18), 80), 20);
+        assert_eq!(near.scale(Pos::new(18, 18), -80), -140);
+        // At 100 and 100 the factor is off.
+        let off = Locality {
+            far2: 100,
+            far4: 100,
+            ..near
+        };
+        assert_eq!(off.scale(Pos::new(18, 18), -80), -80);
     }
 
     #[test]
