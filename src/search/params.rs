@@ -57,7 +57,8 @@ pub struct SearchParams {
     /// Reverse futility margin per ply.
     pub futility_per_ply: Score,
     /// Percent of its static ordering score a move keeps when it is farther than four
-    /// cells from both of the last two moves (100: no locality factor).
+    /// cells from both of the last two moves (a negative score falls by as much; 100: no
+    /// locality factor).
     pub far_recent2: i32,
     /// The same when it is that far from all of the last four moves.
     pub far_recent4: i32,
