@@ -649,3 +649,92 @@ fn policy_fits_the_searched_moves_and_writes_tables_that_load() {
     assert!(tables.iter().all(|t| t.len() == 1820));
     assert!(text.contains("wuzi-tune policy --games-file"), "{text}");
 }
+
+/// `--offset`: an opening's stones fall in one square of half-width `spread` whose centre
+/// is drawn up to `offset` cells from the board's and kept on the board, so over a few
+/// hundred openings every edge and every corner gets stones, as Gomocup's openings do.
+/// Without an offset no random number is drawn for the square, so a run draws the very
+/// openings it drew before the option existed (these four, written by the commit before
+/// it), which keeps the committed generations' games replayable.
+#[test]
+fn openings_may_sit_anywhere_on_the_board_and_centred_ones_are_unchanged() {
+    let centred = SelfPlay {
+        seed: 5,
+        sizes: vec![20],
+        ..SelfPlay::default()
+    };
+    let lines: Vec<String> = (0..4)
+        .map(|i| {
+            let o = run_opening(&centred, i);
+            o.stones.iter().map(|p| p.to_string()).collect()
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        ["j12h11h12", "j11j13k8k12", "n10k8n12", "h14j12h10j13"]
+    );
+
+    let anywhere = SelfPlay {
+        opening: (3, 8),
+        offset: 9,
+        ..centred.clone()
+    };
+    let (mut edges, mut corners) = ([false; 4], [false; 4]);
+    for i in 0..300 {
+        let o = run_opening(&anywhere, i);
+        assert!((3..=8).contains(&o.stones.len()), "opening {i}");
+        let xs = o.stones.iter().map(|p| p.x());
+        let ys = o.stones.iter().map(|p| p.y());
+        let (x0, x1) = (xs.clone().min().unwrap_or(0), xs.max().unwrap_or(0));
+        let (y0, y1) = (ys.clone().min().unwrap_or(0), ys.max().unwrap_or(0));
+        assert!(x1 < 20 && y1 < 20, "opening {i} off the board");
+        assert!(
+            x1 - x0 <= 6 && y1 - y0 <= 6,
+            "opening {i} not in one 7x7 square"
+        );
+        for (k, near) in [x0 <= 1, y0 <= 1, x1 >= 18, y1 >= 18]
+            .into_iter()
+            .enumerate()
+        {
+            edges[k] |= near;
+        }
+        for (k, (left, top)) in [(true, true), (true, false), (false, true), (false, false)]
+            .into_iter()
+            .enumerate()
+        {
+            let in_x = if left { x1 <= 6 } else { x0 >= 13 };
+            let in_y = if top { y1 <= 6 } else { y0 >= 13 };
+            corners[k] |= in_x && in_y;
+        }
+    }
+    assert_eq!(edges, [true; 4], "some edge never got a stone");
+    assert_eq!(corners, [true; 4], "some corner never got an opening");
+}
+
+/// `wuzi-tune openings` refuses a square too small for the stones asked for (the draw would
+/// never end) with an error that says so, and writes nothing.
+#[test]
+fn openings_refuse_a_square_too_small_for_the_stones() {
+    let path = std::env::temp_dir().join(format!("wuzi-tune-tiny-{}.txt", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wuzi-tune"))
+        .args([
+            "openings",
+            "--count",
+            "2",
+            "--spread",
+            "0",
+            "--min-stones",
+            "2",
+        ])
+        .arg("--out")
+        .arg(&path)
+        .output()
+        .expect("wuzi-tune runs");
+    assert!(!out.status.success(), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--spread 0") && err.contains("no room"),
+        "{err}"
+    );
+    assert!(!path.exists());
+}

@@ -33,6 +33,11 @@ pub struct SelfPlay {
     pub opening: (usize, usize),
     /// Half-width of the square around the centre the opening stones fall in.
     pub spread: usize,
+    /// How far, at most, that square's centre may lie from the board's centre in each
+    /// direction, drawn afresh for every opening (0: on the centre). Gomocup's openings sit
+    /// anywhere on the board, along the edges and in the corners too; with `spread` the
+    /// square stays on the board, so a large offset reaches the edges and corners.
+    pub offset: usize,
     /// The first plies after the opening in which a move may be random.
     pub random_plies: usize,
     /// Chance that such a ply plays a random one of the `random_top` best moves.
@@ -67,6 +72,7 @@ impl Default for SelfPlay {
             rule: Rule::FREESTYLE,
             opening: (2, 4),
             spread: 3,
+            offset: 0,
             random_plies: 6,
             random_chance: 0.25,
             random_top: 3,
@@ -222,7 +228,6 @@ pub fn run_opening(cfg: &SelfPlay, index: usize) -> DrawnOpening {
 fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<Score>) {
     let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
     let spread = cfg.spread.min(size / 2 - 1) as i64;
-    let centre = (size / 2) as i64;
     // Each draw gets a scratch engine, with a table of its own, which places the stones and
     // judges them: the judgement depends on the opening alone.
     let draw = |rng: &mut StdRng| -> (Engine, Vec<Pos>) {
@@ -232,9 +237,10 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<S
             return (scratch, stones);
         }
         let count = rng.random_range(lo..=hi);
+        let (cx, cy) = square_centre(cfg.offset, spread, size, rng);
         while stones.len() < count {
-            let x = (centre + rng.random_range(-spread..=spread)) as usize;
-            let y = (centre + rng.random_range(-spread..=spread)) as usize;
+            let x = (cx + rng.random_range(-spread..=spread)) as usize;
+            let y = (cy + rng.random_range(-spread..=spread)) as usize;
             let pos = Pos::new(x, y);
             if scratch.play(pos).is_ok() {
                 stones.push(pos);
@@ -257,6 +263,23 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<S
         }
     }
     best.map_or((Vec::new(), None), |(score, stones)| (stones, Some(score)))
+}
+
+/// The centre of the square an opening's stones fall in: the board's centre, or with an
+/// `offset` a cell drawn up to that far from it in each direction and moved in until the
+/// square of half-width `spread` lies on the board. No random number is drawn without an
+/// offset, so the openings of earlier runs (and the generations fitted on them) are drawn
+/// again exactly.
+fn square_centre(offset: usize, spread: i64, size: usize, rng: &mut StdRng) -> (i64, i64) {
+    let centre = (size / 2) as i64;
+    if offset == 0 {
+        return (centre, centre);
+    }
+    let offset = offset as i64;
+    let (lo, hi) = (spread, size as i64 - 1 - spread);
+    let mut coord = || (centre + rng.random_range(-offset..=offset)).clamp(lo, hi);
+    let x = coord();
+    (x, coord())
 }
 
 /// `engine`'s search of `nodes` from its position. A wall-clock cap far above what the

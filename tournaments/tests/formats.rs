@@ -65,6 +65,28 @@ fn shipped_balanced_openings_load() {
         .all(|&(x, y)| (7..=13).contains(&x) && (7..=13).contains(&y)));
     let distinct: std::collections::HashSet<_> = o.iter().map(|x| &x.stones).collect();
     assert_eq!(distinct.len(), o.len());
+
+    // `wuzi-tune openings --count 2000 --seed 66 --min-stones 3 --max-stones 8 --offset 9`
+    // (its header): three to eight stones in one 7x7 square anywhere on the board, the
+    // edges and corners included, as Gomocup's openings are.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/freestyle20_anywhere2000.pos.txt");
+    let o = opening::load(&path, 20, FREESTYLE).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.len(), 2000);
+    assert!(o.iter().all(|x| (3..=8).contains(&x.stones.len())));
+    let span = |v: Vec<usize>| v.iter().max().unwrap_or(&0) - v.iter().min().unwrap_or(&0);
+    assert!(o.iter().all(|x| {
+        span(x.stones.iter().map(|s| s.0).collect()) <= 6
+            && span(x.stones.iter().map(|s| s.1).collect()) <= 6
+    }));
+    let near_edge = |x: &opening::Opening| {
+        x.stones
+            .iter()
+            .any(|&(a, b)| a.min(b) <= 1 || a.max(b) >= 18)
+    };
+    assert!(o.iter().filter(|x| near_edge(x)).count() > 400);
+    let distinct: std::collections::HashSet<_> = o.iter().map(|x| &x.stones).collect();
+    assert_eq!(distinct.len(), o.len());
 }
 
 #[test]

@@ -95,6 +95,18 @@ pub struct PlayArgs {
     /// Plies after the opening that may be a random good move (a quarter of them are).
     #[arg(long, default_value_t = SelfPlay::default().random_plies)]
     pub random_plies: usize,
+    #[command(flatten)]
+    pub offset: Offset,
+}
+
+/// Where on the board the opening stones fall.
+#[derive(Args, Debug)]
+pub struct Offset {
+    /// Largest distance, per direction, of the opening square's centre from the board's
+    /// centre, drawn per opening (0: centred; 9 on 20x20 reaches every edge and corner, as
+    /// Gomocup's openings do).
+    #[arg(long, default_value_t = SelfPlay::default().offset)]
+    pub offset: usize,
 }
 
 #[derive(Args, Debug)]
@@ -163,6 +175,8 @@ pub struct OpeningArgs {
     /// Half-width of the square around the centre the stones fall in.
     #[arg(long, default_value_t = SelfPlay::default().spread)]
     pub spread: usize,
+    #[command(flatten)]
+    pub offset: Offset,
     /// Nodes of the search that judges an opening (0: keep any opening).
     #[arg(long, default_value_t = 20_000)]
     pub balance_nodes: u64,
@@ -188,6 +202,7 @@ impl OpeningArgs {
             rule: wuzi::Rule::from_bits(self.rule),
             opening: (self.min_stones, self.max_stones),
             spread: self.spread,
+            offset: self.offset.offset,
             threads: self.threads,
             balance: self.even.balance(self.balance_nodes),
             ..SelfPlay::default()
@@ -259,6 +274,8 @@ pub struct PairGames {
     /// Plies after the opening that may be a random good move (a quarter of them are).
     #[arg(long, default_value_t = 0)]
     pub random_plies: usize,
+    #[command(flatten)]
+    pub offset: Offset,
     /// Weight set both searches evaluate with (and the opening judge): by default the set
     /// compiled in, which the engine plays with.
     #[arg(long, value_name = "SET", default_value = "fitted")]
@@ -275,6 +292,7 @@ impl PairGames {
             threads: self.threads,
             balance: self.even.balance(self.balance_nodes),
             random_plies: self.random_plies,
+            offset: self.offset.offset,
             ..SelfPlay::default()
         }
     }

@@ -120,6 +120,7 @@ fn selfplay(a: &PlayArgs) -> Result<Vec<Game>, String> {
         threads: a.threads,
         balance: a.even.balance(a.balance_nodes),
         random_plies: a.random_plies,
+        offset: a.offset.offset,
         ..SelfPlay::default()
     };
     let start = Instant::now();
@@ -176,6 +177,15 @@ fn openings(a: &OpeningArgs) -> Result<(), String> {
             cfg.opening.0, cfg.opening.1
         ));
     }
+    // The stones are drawn until that many distinct cells of the square are taken.
+    let smallest = a.sizes.iter().map(|&n| n.clamp(5, 32)).min().unwrap_or(15);
+    let side = 2 * cfg.spread.min((smallest / 2).saturating_sub(1)) + 1;
+    if side * side < cfg.opening.1 {
+        return Err(format!(
+            "--spread {} --max-stones {}: a {side}x{side} square has no room for that many stones",
+            cfg.spread, cfg.opening.1
+        ));
+    }
     let start = Instant::now();
     let progress = Progress::new("openings", "", a.count, 100, start);
     let drawn = draw_openings(&cfg, a.count, &|_| progress.tick());
@@ -202,10 +212,19 @@ fn openings(a: &OpeningArgs) -> Result<(), String> {
         ),
         None => "not judged by a search".to_string(),
     };
+    // An offset is named only when given, so the headers of the files written before it
+    // existed still read as the command that writes them again.
+    let (offset_arg, square) = match cfg.offset {
+        0 => (String::new(), "the centre".to_string()),
+        o => (
+            format!(" --offset {o}"),
+            format!("a centre drawn up to {o} cells from the board's in each direction"),
+        ),
+    };
     let mut text = format!(
         "# {} openings by `wuzi-tune openings --count {} --seed {} --sizes {} --rule {} \
-         --min-stones {} --max-stones {} --spread {} --balance-nodes {} --balance-bound {} --balance-tries {} \
-         --eval {}`:\n# {}-{} random stones within {} of the centre, black first; {judged}.\n",
+         --min-stones {} --max-stones {} --spread {}{offset_arg} --balance-nodes {} --balance-bound {} --balance-tries {} \
+         --eval {}`:\n# {}-{} random stones within {} of {square}, black first; {judged}.\n",
         lines.len(),
         a.count,
         a.seed,
