@@ -227,7 +227,7 @@ pub fn run_opening(cfg: &SelfPlay, index: usize) -> DrawnOpening {
 /// score (`None` without `cfg.balance`).
 fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<Score>) {
     let (lo, hi) = (cfg.opening.0, cfg.opening.1.max(cfg.opening.0));
-    let spread = cfg.spread.min(size / 2 - 1) as i64;
+    let spread = square_spread(cfg, size) as i64;
     // Each draw gets a scratch engine, with a table of its own, which places the stones and
     // judges them: the judgement depends on the opening alone.
     let draw = |rng: &mut StdRng| -> (Engine, Vec<Pos>) {
@@ -263,6 +263,30 @@ fn opening(cfg: &SelfPlay, size: usize, rng: &mut StdRng) -> (Vec<Pos>, Option<S
         }
     }
     best.map_or((Vec::new(), None), |(score, stones)| (stones, Some(score)))
+}
+
+/// Half-width of the square an opening's stones fall in on a board of `size`: `spread`,
+/// capped so that the square fits on the board.
+fn square_spread(cfg: &SelfPlay, size: usize) -> usize {
+    cfg.spread.min(size / 2 - 1)
+}
+
+impl SelfPlay {
+    /// Refuse a run whose openings could never be drawn: on some board of the run the
+    /// opening square has fewer cells than the most stones asked for, and the draw, which
+    /// takes distinct cells until it has them all, would never end.
+    pub fn check_opening_room(&self) -> Result<(), String> {
+        for index in 0..self.sizes.len().max(1) {
+            let side = 2 * square_spread(self, game_size(self, index)) + 1;
+            if side * side < self.opening.1 {
+                return Err(format!(
+                    "--spread {} --max-stones {}: a {side}x{side} square has no room for that many stones",
+                    self.spread, self.opening.1
+                ));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The centre of the square an opening's stones fall in: the board's centre, or with an

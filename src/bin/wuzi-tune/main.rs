@@ -177,15 +177,7 @@ fn openings(a: &OpeningArgs) -> Result<(), String> {
             cfg.opening.0, cfg.opening.1
         ));
     }
-    // The stones are drawn until that many distinct cells of the square are taken.
-    let smallest = a.sizes.iter().map(|&n| n.clamp(5, 32)).min().unwrap_or(15);
-    let side = 2 * cfg.spread.min((smallest / 2).saturating_sub(1)) + 1;
-    if side * side < cfg.opening.1 {
-        return Err(format!(
-            "--spread {} --max-stones {}: a {side}x{side} square has no room for that many stones",
-            cfg.spread, cfg.opening.1
-        ));
-    }
+    cfg.check_opening_room()?;
     let start = Instant::now();
     let progress = Progress::new("openings", "", a.count, 100, start);
     let drawn = draw_openings(&cfg, a.count, &|_| progress.tick());
