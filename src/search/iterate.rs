@@ -3,11 +3,85 @@
 //! if it does.
 
 use super::limits::Limits;
-use super::{deadline, part, Search, SearchResult};
+use super::{deadline, part, Search, SearchParams, SearchResult};
 use crate::budget::earliest;
 use crate::threat::ThreatSearch;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// Iterations from which the root's changes and falls count (shallower ones are noise).
+const PACE_FROM_DEPTH: i32 = 5;
+/// Iterations the best move must hold before a banked clock's target shrinks.
+const STEADY_ITERATIONS: u32 = 3;
+
+/// When iterative deepening stops starting iterations: a soft target, stretched while the
+/// root is unsettled (its best move changed, its score fell) and, where time left unspent
+/// stays on a match clock, shrunk once the best move has held (SEARCH.md §7: Rapfi's and
+/// Stockfish's stability and falling-eval factors, in a simpler form). Never past `latest`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Pace {
+    start: Instant,
+    soft: Duration,
+    latest: Duration,
+    banked: bool,
+    unsettled: i32,
+    falling: i32,
+    steady: i32,
+}
+
+impl Pace {
+    /// A fixed deadline (`None`: none), whatever the root does.
+    pub(super) fn fixed(start: Instant, last_start: Option<Instant>) -> Pace {
+        let soft = last_start.map_or(Duration::MAX, |t| t.saturating_duration_since(start));
+        Pace {
+            start,
+            soft,
+            latest: soft,
+            banked: false,
+            unsettled: 0,
+            falling: 0,
+            steady: 100,
+        }
+    }
+
+    /// The soft target `soft` of `limits`, paced by `params`' numbers; it may stretch up to
+    /// `pace_latest` percent of the hard cap.
+    pub(super) fn new(limits: &Limits, soft: Duration, params: &SearchParams) -> Pace {
+        let latest = part(limits.hard, params.pace_latest as u32, 100).max(soft);
+        Pace {
+            start: limits.start,
+            soft,
+            latest,
+            banked: limits.banked,
+            unsettled: params.pace_unsettled,
+            falling: params.pace_falling,
+            steady: params.pace_steady,
+        }
+    }
+
+    /// The target, in percent of the soft one, after an iteration: `changes` is the decayed
+    /// count of best-move changes in hundredths, `fell` how far the score fell since the
+    /// iteration before, `held` for how many iterations the best move has held.
+    fn percent(&self, changes: i32, fell: Score, held: u32) -> i64 {
+        let mut pct = 100 + (self.unsettled as i64 * changes as i64) / 100;
+        pct += self.falling as i64 * fell.clamp(0, 300) as i64 / 100;
+        if self.banked && held >= STEADY_ITERATIONS {
+            pct = pct * self.steady as i64 / 100;
+        }
+        pct
+    }
+
+    /// Whether no further iteration starts now, `elapsed` since the move was asked.
+    fn stop(&self, elapsed: Duration, changes: i32, fell: Score, held: u32) -> bool {
+        if self.soft == Duration::MAX {
+            return false;
+        }
+        let pct = self.percent(changes, fell, held).max(1) as u128;
+        let target = self.soft.as_micros().saturating_mul(pct) / 100;
+        let target = target.min(self.latest.as_micros());
+        elapsed.as_micros() > target
+    }
+}
 
 /// Root moves re-checked against an opponent VCT at most this many times per move.
 const SAFETY_TRIES: usize = 6;
@@ -58,7 +132,7 @@ pub(super) fn safety_net(
             best: Pos::NONE,
             ..before.clone()
         };
-        deepen(search, max_depth, last_start, result);
+        deepen(search, max_depth, &Pace::fixed(start, last_start), result);
         if !result.best.is_some() || search.is_excluded(result.best) {
             // No other move survived the re-search in time: play the original choice.
             *result = before;
@@ -68,15 +142,13 @@ pub(super) fn safety_net(
 }
 
 /// Iterative deepening with aspiration windows; fills `result` from each completed
-/// iteration, so a stop mid-iteration leaves the last completed one's move. No iteration
-/// starts after `last_start` (`None`: no limit but the budget's).
-pub(super) fn deepen(
-    search: &mut Search,
-    max_depth: i32,
-    last_start: Option<Instant>,
-    result: &mut SearchResult,
-) {
+/// iteration, so a stop mid-iteration leaves the last completed one's move. `pace` says
+/// when no further iteration starts.
+pub(super) fn deepen(search: &mut Search, max_depth: i32, pace: &Pace, result: &mut SearchResult) {
     let mut prev: Score = 0;
+    // The root's state for the pace: best-move changes (hundredths, halved each
+    // iteration), the last iteration's fall and how long the best move has held.
+    let (mut changes, mut held, mut last_best) = (0, 0, Pos::NONE);
     for depth in 1..=max_depth {
         let mut delta = search.params.aspiration;
         let (mut alpha, mut beta) = if depth >= 5 && prev.abs() < WIN_BOUND {
@@ -119,6 +191,11 @@ pub(super) fn deepen(
                 result.pv = pv;
             }
         }
+        let fell = if depth > PACE_FROM_DEPTH {
+            prev - score
+        } else {
+            0
+        };
         result.score = score;
         result.depth = depth;
         prev = score;
@@ -126,7 +203,17 @@ pub(super) fn deepen(
         if score.abs() >= WIN_BOUND && depth >= 4 {
             break;
         }
-        if last_start.is_some_and(|t| Instant::now() > t) {
+        if depth >= PACE_FROM_DEPTH {
+            changes /= 2;
+            if result.best != last_best && depth > PACE_FROM_DEPTH {
+                changes += 100;
+                held = 0;
+            } else {
+                held += 1;
+            }
+        }
+        last_best = result.best;
+        if pace.stop(pace.start.elapsed(), changes, fell, held) {
             break;
         }
     }
@@ -147,5 +234,78 @@ impl Search<'_> {
         self.board.undo().ok();
         self.budget.nodes += budget.nodes;
         loses
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(soft_ms: u64, hard_ms: u64, banked: bool) -> Limits {
+        Limits {
+            soft: Duration::from_millis(soft_ms),
+            hard: Duration::from_millis(hard_ms),
+            banked,
+            ..Limits::time(Duration::from_millis(hard_ms))
+        }
+    }
+
+    fn paced(unsettled: i32, falling: i32, steady: i32) -> SearchParams {
+        SearchParams {
+            pace_unsettled: unsettled,
+            pace_falling: falling,
+            pace_steady: steady,
+            ..SearchParams::DEFAULT
+        }
+    }
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    #[test]
+    fn the_default_numbers_keep_the_plain_soft_target() {
+        let l = limits(300, 450, true);
+        let pace = Pace::new(&l, l.soft, &SearchParams::DEFAULT);
+        for (changes, fell, held) in [(0, 0, 0), (300, 250, 0), (0, 0, 9)] {
+            assert!(!pace.stop(ms(299), changes, fell, held));
+            assert!(pace.stop(ms(301), changes, fell, held));
+        }
+    }
+
+    #[test]
+    fn an_unsettled_root_stretches_the_target_up_to_the_latest_start() {
+        let l = limits(200, 400, false);
+        let pace = Pace::new(&l, l.soft, &paced(100, 50, 100));
+        // One change: 200 % of the target, but never past 75 % of the hard cap.
+        assert!(!pace.stop(ms(250), 100, 0, 0));
+        assert!(!pace.stop(ms(299), 100, 0, 0));
+        assert!(pace.stop(ms(301), 100, 0, 0));
+        // A fall of 100 points: 150 %.
+        assert!(!pace.stop(ms(290), 0, 100, 0));
+        assert!(pace.stop(ms(301), 0, 100, 0));
+        // A rise is no fall; a settled root keeps the target.
+        assert!(pace.stop(ms(201), 0, -200, 5));
+    }
+
+    #[test]
+    fn a_steady_root_shrinks_the_target_only_on_a_banked_clock() {
+        let params = paced(0, 0, 60);
+        let banked = limits(200, 600, true);
+        let pace = Pace::new(&banked, banked.soft, &params);
+        assert!(!pace.stop(ms(150), 0, 0, STEADY_ITERATIONS - 1));
+        assert!(pace.stop(ms(121), 0, 0, STEADY_ITERATIONS));
+        let per_move = limits(200, 600, false);
+        let pace = Pace::new(&per_move, per_move.soft, &params);
+        assert!(!pace.stop(ms(150), 0, 0, STEADY_ITERATIONS));
+    }
+
+    #[test]
+    fn a_fixed_pace_stops_at_its_deadline_or_never() {
+        let start = Instant::now();
+        let pace = Pace::fixed(start, Some(start + ms(100)));
+        assert!(!pace.stop(ms(99), 500, 300, 0));
+        assert!(pace.stop(ms(101), 0, 0, 9));
+        assert!(!Pace::fixed(start, None).stop(Duration::from_secs(1 << 30), 0, 0, 9));
     }
 }

@@ -37,7 +37,7 @@ use crate::eval::order_score;
 use crate::threat::{defences, node_kind, NodeKind, ThreatSearch};
 use crate::tt::TranspositionTable;
 use crate::types::{Pos, WIN};
-use iterate::{deepen, safety_net};
+use iterate::{deepen, safety_net, Pace};
 use limits::Limits;
 use std::time::{Duration, Instant};
 
@@ -230,9 +230,16 @@ pub fn think(
     // match clock). One that overruns is cut at the alpha-beta's end (9/10 of the cap), and
     // its move is still played when the root's first move finished (`deepen`). Starting
     // none after half the target left most of the turn unused (163 ms of 500 on average);
-    // the whole target won an SPRT at 200 ms a move (476 games, +47 ± 31 Elo).
-    let last_start = deadline(start, soft);
-    deepen(&mut search, max_depth, last_start, &mut result);
+    // the whole target won an SPRT at 200 ms a move (476 games, +47 ± 31 Elo). The
+    // `pace_*` search numbers may stretch it while the root is unsettled and shrink it on a
+    // banked clock once the best move holds (`iterate::Pace`; off by default: their SPRTs
+    // were level, see the README).
+    let pace = if forced {
+        Pace::fixed(start, deadline(start, soft))
+    } else {
+        Pace::new(limits, soft, params)
+    };
+    deepen(&mut search, max_depth, &pace, &mut result);
     if !forced {
         // (A forced move has no other to fall back on: the check would only spend time.)
         safety_net(&mut search, limits, max_depth, &mut result);
@@ -254,7 +261,12 @@ pub fn search_fixed(
     let limits = Limits::depth(depth);
     let mut result = SearchResult::ready(fallback(board, node_kind(board)));
     let mut search = Search::new(board, tt, Budget::new(u64::MAX, None), *params);
-    deepen(&mut search, depth, None, &mut result);
+    deepen(
+        &mut search,
+        depth,
+        &Pace::fixed(limits.start, None),
+        &mut result,
+    );
     result.elapsed = limits.start.elapsed();
     result
 }

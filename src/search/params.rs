@@ -89,6 +89,18 @@ pub struct SearchParams {
     /// win in five plies without a search (freestyle and exactly five, and white under renju;
     /// `threat::quick_win`); 0: only an open four is.
     pub quick_wins: i32,
+    /// Pacing by the root's state (`search::iterate::Pace`): percent of the soft target
+    /// added for each change of the best move between iterations from the fifth, halved
+    /// at every iteration after (0: off).
+    pub pace_unsettled: i32,
+    /// Percent of the soft target added for each 100 points the root's score fell since
+    /// the previous iteration (0: off).
+    pub pace_falling: i32,
+    /// Percent of the soft target kept once the best move has held for three iterations
+    /// from the fifth, when time left unspent is banked on a match clock (100: off).
+    pub pace_steady: i32,
+    /// Percent of the hard cap past which no iteration starts, however unsettled the root.
+    pub pace_latest: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).
     pub eval: EvalMix,
@@ -108,13 +120,18 @@ impl std::error::Error for ParamsError {}
 
 /// Numbers whose 0 means "off" and whose small values mean something else entirely (a cap of
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
-/// leaves these alone unless a run names them (`wuzi-tune spsa --only`).
-pub const SWITCHES: [&str; 5] = [
+/// leaves these alone unless a run names them (`wuzi-tune spsa --only`). The pacing numbers
+/// are here too: SPSA plays at fixed nodes, where no clock is read.
+pub const SWITCHES: [&str; 9] = [
     "lmp_cap",
     "futility_tt",
     "se_depth",
     "quick_wins",
     "probcut",
+    "pace_unsettled",
+    "pace_falling",
+    "pace_steady",
+    "pace_latest",
 ];
 
 /// The search's ordering weights of the side to move's own classes: the evaluation's
@@ -177,6 +194,10 @@ impl SearchParams {
         probcut: 100,
         probcut_depth: 4,
         quick_wins: 1,
+        pace_unsettled: 0,
+        pace_falling: 0,
+        pace_steady: 100,
+        pace_latest: 75,
         eval: EvalMix::PLAIN,
     };
 
@@ -216,6 +237,10 @@ impl SearchParams {
                 "probcut",
                 "probcut_depth",
                 "quick_wins",
+                "pace_unsettled",
+                "pace_falling",
+                "pace_steady",
+                "pace_latest",
                 "eval_shapes",
                 "eval_threat",
                 "eval_parent",
@@ -266,6 +291,10 @@ impl SearchParams {
             "probcut" => &mut self.probcut,
             "probcut_depth" => &mut self.probcut_depth,
             "quick_wins" => &mut self.quick_wins,
+            "pace_unsettled" => &mut self.pace_unsettled,
+            "pace_falling" => &mut self.pace_falling,
+            "pace_steady" => &mut self.pace_steady,
+            "pace_latest" => &mut self.pace_latest,
             "eval_shapes" => &mut self.eval.shapes,
             "eval_threat" => &mut self.eval.threat,
             "eval_parent" => &mut self.eval.parent,
@@ -298,6 +327,9 @@ impl SearchParams {
             "lmr_far_distance" => (1, 8),
             "se_depth" => (0, 40),
             "quick_wins" => (0, 1),
+            "pace_unsettled" | "pace_falling" => (0, 400),
+            "pace_steady" => (10, 100),
+            "pace_latest" => (10, 100),
             "se_margin" | "probcut" => (0, 1000),
             "probcut_depth" => (2, 40),
             "eval_shapes" | "eval_threat" => (0, 400),
