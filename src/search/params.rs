@@ -99,7 +99,8 @@ pub struct SearchParams {
     /// Percent of the soft target kept once the best move has held for three iterations
     /// from the fifth, when time left unspent is banked on a match clock (100: off).
     pub pace_steady: i32,
-    /// Percent of the hard cap past which no iteration starts, however unsettled the root.
+    /// Percent of the hard cap past which no iteration starts, however unsettled the root
+    /// (a value below the soft target leaves the soft target as the limit).
     pub pace_latest: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).
