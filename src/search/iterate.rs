@@ -24,6 +24,9 @@ pub(super) struct Pace {
     soft: Duration,
     latest: Duration,
     banked: bool,
+    /// Percent of the soft target the pace starts from (`pace_per_move` under a per-move
+    /// limit alone, 100 on a match clock).
+    base: i32,
     unsettled: i32,
     falling: i32,
     steady: i32,
@@ -38,14 +41,16 @@ impl Pace {
             soft,
             latest: soft,
             banked: false,
+            base: 100,
             unsettled: 0,
             falling: 0,
             steady: 100,
         }
     }
 
-    /// The soft target `soft` of `limits`, paced by `params`' numbers; it may stretch up to
-    /// `pace_latest` percent of the hard cap.
+    /// The soft target `soft` of `limits`, paced by `params`' numbers (under a per-move
+    /// limit alone first scaled by `pace_per_move`); it may stretch up to `pace_latest`
+    /// percent of the hard cap.
     pub(super) fn new(limits: &Limits, soft: Duration, params: &SearchParams) -> Pace {
         let latest = part(limits.hard, params.pace_latest as u32, 100).max(soft);
         Pace {
@@ -53,6 +58,11 @@ impl Pace {
             soft,
             latest,
             banked: limits.banked,
+            base: if limits.banked {
+                100
+            } else {
+                params.pace_per_move
+            },
             unsettled: params.pace_unsettled,
             falling: params.pace_falling,
             steady: params.pace_steady,
@@ -63,7 +73,7 @@ impl Pace {
     /// count of best-move changes in hundredths, `fell` how far the score fell since the
     /// iteration before, `held` for how many iterations the best move has held.
     fn percent(&self, changes: i32, fell: Score, held: u32) -> i64 {
-        let mut pct = 100 + (self.unsettled as i64 * changes as i64) / 100;
+        let mut pct = self.base as i64 + (self.unsettled as i64 * changes as i64) / 100;
         pct += self.falling as i64 * fell.clamp(0, 300) as i64 / 100;
         if self.banked && held >= STEADY_ITERATIONS {
             pct = pct * self.steady as i64 / 100;
@@ -104,14 +114,17 @@ pub(super) fn safety_net(
     }
     let start = limits.start;
     let hard = deadline(start, limits.hard);
+    let share = search.params.search_share.clamp(0, 1000) as u32;
+    let half_reserve = part(limits.hard, 1000 - share, 2000);
     for _ in 0..SAFETY_TRIES {
         let m = result.best;
         if !m.is_some() || !search.is_empty(m) {
             return;
         }
-        // The check needs a twentieth of the cap at least (the alpha-beta leaves a tenth).
+        // The check needs half the net's share of the cap at least (the alpha-beta leaves
+        // it the rest of `search_share`: a tenth by default).
         let remaining = limits.hard.saturating_sub(start.elapsed());
-        if remaining < limits.hard / 20 {
+        if remaining < half_reserve {
             return;
         }
         let check_end = earliest(Instant::now().checked_add(remaining / 3), hard);
@@ -123,7 +136,7 @@ pub(super) fn safety_net(
         // The re-search may use what is left of the hard cap, less a share for its own
         // check, and paces itself on that window: were it held to the first search's soft
         // target, already passed, it would stop after one ply and play an unsearched move.
-        let research_end = deadline(start, part(limits.hard, 19, 20));
+        let research_end = deadline(start, limits.hard.saturating_sub(half_reserve));
         search.extend_deadline(research_end);
         let now = Instant::now();
         let last_start =
@@ -298,6 +311,28 @@ mod tests {
         let per_move = limits(200, 600, false);
         let pace = Pace::new(&per_move, per_move.soft, &params);
         assert!(!pace.stop(ms(150), 0, 0, STEADY_ITERATIONS));
+    }
+
+    #[test]
+    fn the_per_move_share_scales_the_target_only_without_a_match_clock() {
+        let params = SearchParams {
+            pace_per_move: 150,
+            pace_latest: 90,
+            ..SearchParams::DEFAULT
+        };
+        // Per move: 150 % of 200 ms, within 90 % of the 400 ms cap.
+        let per_move = limits(200, 400, false);
+        let pace = Pace::new(&per_move, per_move.soft, &params);
+        assert!(!pace.stop(ms(299), 0, 0, 0));
+        assert!(pace.stop(ms(301), 0, 0, 0));
+        // Never past the latest start, however unsettled.
+        let wide = Pace::new(&limits(300, 400, false), ms(300), &params);
+        assert!(!wide.stop(ms(359), 0, 0, 0));
+        assert!(wide.stop(ms(361), 300, 0, 0));
+        // A match clock keeps its own target.
+        let banked = limits(200, 400, true);
+        let pace = Pace::new(&banked, banked.soft, &params);
+        assert!(pace.stop(ms(201), 0, 0, 0));
     }
 
     #[test]

@@ -102,6 +102,13 @@ pub struct SearchParams {
     /// Percent of the hard cap past which no iteration starts, however unsettled the root
     /// (a value below the soft target leaves the soft target as the limit).
     pub pace_latest: i32,
+    /// Percent of the soft target under a per-move limit alone, where time left unspent is
+    /// lost rather than banked (100: the soft target as `search::limits` sets it). It
+    /// stretches no further than `pace_latest`.
+    pub pace_per_move: i32,
+    /// Permille of the hard cap the alpha-beta may spend; the rest is the safety net's,
+    /// half for its check and half for a re-search without a move it finds losing.
+    pub search_share: i32,
     /// How the search weighs the evaluation's parts (`eval_shapes`, `eval_threat`,
     /// `eval_parent` in the text form).
     pub eval: EvalMix,
@@ -123,7 +130,7 @@ impl std::error::Error for ParamsError {}
 /// one move is not near no cap): SPSA perturbs every number by a step around its value, so it
 /// leaves these alone unless a run names them (`wuzi-tune spsa --only`). The pacing numbers
 /// are here too: SPSA plays at fixed nodes, where no clock is read.
-pub const SWITCHES: [&str; 9] = [
+pub const SWITCHES: [&str; 11] = [
     "lmp_cap",
     "futility_tt",
     "se_depth",
@@ -133,6 +140,8 @@ pub const SWITCHES: [&str; 9] = [
     "pace_falling",
     "pace_steady",
     "pace_latest",
+    "pace_per_move",
+    "search_share",
 ];
 
 /// The search's ordering weights of the side to move's own classes: the evaluation's
@@ -199,6 +208,8 @@ impl SearchParams {
         pace_falling: 0,
         pace_steady: 100,
         pace_latest: 75,
+        pace_per_move: 100,
+        search_share: 900,
         eval: EvalMix::PLAIN,
     };
 
@@ -242,6 +253,8 @@ impl SearchParams {
                 "pace_falling",
                 "pace_steady",
                 "pace_latest",
+                "pace_per_move",
+                "search_share",
                 "eval_shapes",
                 "eval_threat",
                 "eval_parent",
@@ -296,6 +309,8 @@ impl SearchParams {
             "pace_falling" => &mut self.pace_falling,
             "pace_steady" => &mut self.pace_steady,
             "pace_latest" => &mut self.pace_latest,
+            "pace_per_move" => &mut self.pace_per_move,
+            "search_share" => &mut self.search_share,
             "eval_shapes" => &mut self.eval.shapes,
             "eval_threat" => &mut self.eval.threat,
             "eval_parent" => &mut self.eval.parent,
@@ -331,6 +346,8 @@ impl SearchParams {
             "pace_unsettled" | "pace_falling" => (0, 400),
             "pace_steady" => (10, 100),
             "pace_latest" => (10, 100),
+            "pace_per_move" => (10, 400),
+            "search_share" => (500, 990),
             "se_margin" | "probcut" => (0, 1000),
             "probcut_depth" => (2, 40),
             "eval_shapes" | "eval_threat" => (0, 400),
