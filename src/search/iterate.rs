@@ -3,7 +3,7 @@
 //! if it does.
 
 use super::limits::Limits;
-use super::{deadline, part, Search, SearchParams, SearchResult};
+use super::{alpha_beta_part, deadline, part, Search, SearchParams, SearchResult};
 use crate::budget::earliest;
 use crate::threat::ThreatSearch;
 use crate::types::{Pos, Score, INF, WIN_BOUND};
@@ -114,8 +114,10 @@ pub(super) fn safety_net(
     }
     let start = limits.start;
     let hard = deadline(start, limits.hard);
-    let share = search.params.search_share.clamp(0, 1000) as u32;
-    let half_reserve = part(limits.hard, 1000 - share, 2000);
+    let half_reserve = limits
+        .hard
+        .saturating_sub(alpha_beta_part(limits.hard, &search.params))
+        / 2;
     for _ in 0..SAFETY_TRIES {
         let m = result.best;
         if !m.is_some() || !search.is_empty(m) {

@@ -95,6 +95,12 @@ pub(super) fn part(d: Duration, num: u32, den: u32) -> Duration {
     d.saturating_mul(num) / den
 }
 
+/// The part of the hard cap `hard` the alpha-beta may spend (`search_share` permille); the
+/// safety net has the rest.
+pub(super) fn alpha_beta_part(hard: Duration, params: &SearchParams) -> Duration {
+    part(hard, params.search_share.clamp(0, 1000) as u32, 1000)
+}
+
 /// The statically best cell: a move is always ready, even with no time at all.
 fn fallback(board: &Board, kind: NodeKind) -> Pos {
     let moves = match kind {
@@ -190,8 +196,7 @@ pub fn think(
     // kept for the safety net. (80 % until session 28: the net's check mostly takes a few
     // milliseconds, so a fifth of every long turn went unused. SPRT at 200 ms a move:
     // +17 ± 13 Elo, 1622 games.)
-    let share = params.search_share.clamp(0, 1000) as u32;
-    let mut search_end = deadline(start, part(limits.hard, share, 1000));
+    let mut search_end = deadline(start, alpha_beta_part(limits.hard, params));
     // A forced block cannot change the move; under a match clock it starts no iteration
     // after an eighth of the target and stops at a quarter (enough to warm the table for
     // the next move), and the rest stays banked.
