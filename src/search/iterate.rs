@@ -124,7 +124,7 @@ pub(super) fn safety_net(
             return;
         }
         // The check needs half the net's share of the cap at least (the alpha-beta leaves
-        // it the rest of `search_share`: a tenth by default).
+        // it the rest of `search_share`: 4 % by default).
         let remaining = limits.hard.saturating_sub(start.elapsed());
         if remaining < half_reserve {
             return;
@@ -270,6 +270,9 @@ mod tests {
             pace_unsettled: unsettled,
             pace_falling: falling,
             pace_steady: steady,
+            // The tests below read the target against these two.
+            pace_latest: 75,
+            pace_per_move: 100,
             ..SearchParams::DEFAULT
         }
     }
@@ -286,6 +289,17 @@ mod tests {
             assert!(!pace.stop(ms(299), changes, fell, held));
             assert!(pace.stop(ms(301), changes, fell, held));
         }
+    }
+
+    #[test]
+    fn by_default_a_per_move_limit_starts_iterations_until_nine_tenths_of_the_cap() {
+        // The soft target is 3/5 of the cap (`search::limits`); 150 % of it is 9/10.
+        let l = limits(240, 400, false);
+        let pace = Pace::new(&l, l.soft, &SearchParams::DEFAULT);
+        assert!(!pace.stop(ms(359), 0, 0, 0));
+        assert!(pace.stop(ms(361), 0, 0, 0));
+        // However unsettled the root, never past the latest start.
+        assert!(pace.stop(ms(361), 300, 300, 0));
     }
 
     #[test]

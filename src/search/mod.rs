@@ -192,10 +192,9 @@ pub fn think(
 
     // Our own VCF first: cheap to try, decisive when found.
     let threat_end = earliest(deadline(start, limits.soft / 4), hard);
-    // The alpha-beta gets `search_share` of the hard cap (90 % by default); the rest is
-    // kept for the safety net. (80 % until session 28: the net's check mostly takes a few
-    // milliseconds, so a fifth of every long turn went unused. SPRT at 200 ms a move:
-    // +17 ± 13 Elo, 1622 games.)
+    // The alpha-beta gets `search_share` of the hard cap (96 % by default; 90 % from
+    // session 28 to 69, 80 % before); the rest is kept for the safety net, whose check
+    // mostly takes a few milliseconds.
     let mut search_end = deadline(start, alpha_beta_part(limits.hard, params));
     // A forced block cannot change the move; under a match clock it starts no iteration
     // after an eighth of the target and stops at a quarter (enough to warm the table for
@@ -234,14 +233,14 @@ pub fn think(
 
     let mut search = Search::new(board, tt, budget, *params);
     // No iteration starts past the soft target (3/5 of the turn cap, less under a tight
-    // match clock; `pace_per_move` scales it under a per-move limit alone). One that
-    // overruns is cut at the alpha-beta's end (`search_share` of the cap), and
-    // its move is still played when the root's first move finished (`deepen`). Starting
-    // none after half the target left most of the turn unused (163 ms of 500 on average);
-    // the whole target won an SPRT at 200 ms a move (476 games, +47 ± 31 Elo). The
-    // `pace_*` search numbers may stretch it while the root is unsettled and shrink it on a
-    // banked clock once the best move holds (`iterate::Pace`; off by default: their SPRTs
-    // were level, see the README).
+    // match clock; `pace_per_move` scales it under a per-move limit alone, to 9/10 of the
+    // cap by default). One that overruns is cut at the alpha-beta's end (`search_share` of
+    // the cap), and its move is still played when the root's first move finished
+    // (`deepen`). Starting none after half the target left most of the turn unused (163
+    // ms of 500 on average); the whole target won an SPRT at 200 ms a move (476 games,
+    // +47 ± 31 Elo). The `pace_*` search numbers may stretch it while the root is
+    // unsettled and shrink it on a banked clock once the best move holds (`iterate::Pace`;
+    // off by default: their SPRTs were level, see the README).
     let pace = if forced {
         Pace::fixed(start, deadline(start, soft))
     } else {
