@@ -31,3 +31,4 @@ pub mod schedule;
 pub mod sgf;
 pub mod shard;
 pub mod sprt;
+pub mod tally;

@@ -62,6 +62,24 @@ enum Cmd {
     /// of the player's moves and, when it holds, the one after; the first move that turns a
     /// held position into a lost one is printed as a positions row for `judge`.
     Mistakes(MistakesArgs),
+    /// One player's score over SGF files from any manager (c-gomoku-cli, this runner):
+    /// wins, losses, draws, Elo with its 95 % interval per file and pooled, how the games
+    /// ended, think times from the moves' `C[…ms]` comments, and opening pairs.
+    Tally(TallyArgs),
+}
+
+#[derive(clap::Args)]
+struct TallyArgs {
+    /// SGF files, each one match (a row of the table).
+    #[arg(required = true)]
+    games: Vec<PathBuf>,
+    /// The player scored, as PB and PW name it.
+    #[arg(long)]
+    player: String,
+    /// Think times are averaged over the moves of at least this many ms (forced and
+    /// proven moves answer at once); the longest is over all.
+    #[arg(long, default_value_t = 50)]
+    min_ms: u64,
 }
 
 #[derive(clap::Args)]
@@ -181,6 +199,7 @@ fn main() -> ExitCode {
         Cmd::Merge { dirs, out } => merge(&dirs, &out),
         Cmd::Judge(args) => judge(&args),
         Cmd::Mistakes(args) => mistakes(&args),
+        Cmd::Tally(args) => tally(&args),
         Cmd::Run {
             config,
             out,
@@ -319,6 +338,35 @@ fn judge_run(a: &JudgeArgs) -> Result<ExitCode, String> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn tally(a: &TallyArgs) -> ExitCode {
+    use wuzi_tournament::{sgf, tally};
+    let mut files = Vec::new();
+    for path in &a.games {
+        let read = std::fs::read_to_string(path)
+            .map_err(|e| e.to_string())
+            .and_then(|text| sgf::parse(&text));
+        match read {
+            Ok(games) => files.push((
+                path.display().to_string(),
+                tally::figures(&games, &a.player),
+            )),
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if files.iter().all(|(_, f)| f.tally.games() + f.unscored == 0) {
+        eprintln!(
+            "error: no game of a player named {:?} (PB or PW) in the files",
+            a.player
+        );
+        return ExitCode::FAILURE;
+    }
+    print!("{}", tally::report(&a.player, &files, a.min_ms));
+    ExitCode::SUCCESS
 }
 
 fn mistakes(a: &MistakesArgs) -> ExitCode {
