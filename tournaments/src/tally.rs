@@ -78,7 +78,7 @@ fn result_of(g: &SgfGame, player: &str) -> Option<Option<GameResult>> {
         Some(black)
     } else if re.starts_with("W+") {
         Some(!black)
-    } else if ["0", "Draw", "draw", "Jigo", "D"].contains(&re) {
+    } else if ["0", "Draw", "draw", "Jigo"].contains(&re) {
         return Some(Some(GameResult::Draw));
     } else {
         None
