@@ -176,7 +176,8 @@ fn row(name: &str, f: &Figures) -> String {
     let score = t
         .fraction()
         .map_or_else(|| "n/a".to_string(), |p| format!("{:.1} %", 100.0 * p));
-    let interval = match elo::estimate(t) {
+    let estimate = elo::estimate(t);
+    let interval = match estimate {
         Some(e) if e.lower.is_finite() && e.upper.is_finite() => {
             format!(" ({:+.0} … {:+.0})", e.lower, e.upper)
         }
@@ -188,7 +189,7 @@ fn row(name: &str, f: &Figures) -> String {
         t.wins,
         t.losses,
         t.draws,
-        elo::format(elo::estimate(t)),
+        elo::format(estimate),
     )
 }
 
