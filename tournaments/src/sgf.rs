@@ -14,8 +14,12 @@
 //! - Comments: `C[opening move]` on opening stones; `C[<ms>ms]` on played ones (c-gomoku-cli's
 //!   form), followed by the engine's `MESSAGE` lines for that move, one per line.
 
+use crate::board::Side;
 use crate::record::{GameRecord, Outcome, Ply};
 use std::fmt::Write;
+
+/// The `C` comment on an opening stone (c-gomoku-cli writes it, and so does this runner).
+pub const OPENING_COMMENT: &str = "opening move";
 
 /// The SGF letter for a 0-based coordinate: `a`..`z`, then `A`..`Z`.
 pub fn letter(i: usize) -> Option<char> {
@@ -82,7 +86,7 @@ pub fn game(record: &GameRecord, size: usize, rule_bits: u32) -> String {
         let colour = if i % 2 == 0 { 'B' } else { 'W' };
         let _ = write!(s, ";{colour}[{cx}{cy}]");
         if i < record.opening_stones {
-            s.push_str("C[opening move]");
+            let _ = write!(s, "C[{OPENING_COMMENT}]");
         } else {
             s.push_str(&comment(ply));
         }
@@ -135,6 +139,26 @@ impl SgfGame {
             .iter()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
+    }
+
+    /// The colour `player` played, as `PB` and `PW` name the players (`None`: neither).
+    pub fn side_of(&self, player: &str) -> Option<Side> {
+        if self.prop("PB") == Some(player) {
+            Some(Side::Black)
+        } else if self.prop("PW") == Some(player) {
+            Some(Side::White)
+        } else {
+            None
+        }
+    }
+
+    /// How many leading stones are the opening (their comment is `OPENING_COMMENT`).
+    pub fn opening_len(&self) -> usize {
+        self.comments
+            .iter()
+            .take_while(|c| c.trim() == OPENING_COMMENT)
+            .count()
+            .min(self.moves.len())
     }
 }
 

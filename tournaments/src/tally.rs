@@ -6,13 +6,11 @@
 //! pairs (c-gomoku-cli's `-repeat`, the runner's pairs), how many openings the player won
 //! with both colours, split, or lost with both.
 
+use crate::board::Side;
 use crate::elo::{self, Tally};
 use crate::sgf::SgfGame;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-
-/// The comment both c-gomoku-cli and this runner put on an opening stone.
-const OPENING: &str = "opening move";
 
 /// How one game ended for the player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,13 +64,7 @@ fn think_ms(comment: &str) -> Option<u64> {
 
 /// The player's result in `g` (`None`: the player is not in it), and whether it is known.
 fn result_of(g: &SgfGame, player: &str) -> Option<Option<GameResult>> {
-    let black = if g.prop("PB") == Some(player) {
-        true
-    } else if g.prop("PW") == Some(player) {
-        false
-    } else {
-        return None;
-    };
+    let black = g.side_of(player)? == Side::Black;
     let re = g.prop("RE").unwrap_or("").trim();
     let won = if re.starts_with("B+") {
         Some(black)
@@ -86,14 +78,9 @@ fn result_of(g: &SgfGame, player: &str) -> Option<Option<GameResult>> {
     Some(won.map(|w| if w { GameResult::Win } else { GameResult::Loss }))
 }
 
-/// The opening stones of `g`: the leading moves whose comment is `opening move`.
+/// The opening stones of `g` (`SgfGame::opening_len`).
 fn opening(g: &SgfGame) -> &[(usize, usize, bool)] {
-    let n = g
-        .comments
-        .iter()
-        .take_while(|c| c.trim() == OPENING)
-        .count();
-    &g.moves[..n.min(g.moves.len())]
+    &g.moves[..g.opening_len()]
 }
 
 /// `player`'s figures over the games of one file (games without the player are skipped).
@@ -116,8 +103,8 @@ pub fn figures(games: &[SgfGame], player: &str) -> Figures {
             .or(g.prop("RE"))
             .map_or_else(|| "no result".to_string(), |s| s.trim().to_string());
         *f.endings.entry(ending).or_default() += 1;
-        let player_black = g.prop("PB") == Some(player);
-        let skip = opening(g).len();
+        let player_black = g.side_of(player) == Some(Side::Black);
+        let skip = g.opening_len();
         for (i, c) in g.comments.iter().enumerate().skip(skip) {
             let Some(ms) = think_ms(c) else { continue };
             let black_move = g.moves.get(i).is_some_and(|m| m.2);
@@ -134,7 +121,7 @@ pub fn figures(games: &[SgfGame], player: &str) -> Figures {
     while i + 1 < played.len() {
         let ((a, ra), (b, rb)) = (played[i], played[i + 1]);
         let same_opening = !opening(a).is_empty() && opening(a) == opening(b);
-        if same_opening && (a.prop("PB") == Some(player)) != (b.prop("PB") == Some(player)) {
+        if same_opening && a.side_of(player) != b.side_of(player) {
             let points = |r: Option<GameResult>| match r {
                 Some(GameResult::Win) => 2,
                 Some(GameResult::Draw) => 1,

@@ -16,9 +16,6 @@ use crate::board::{Board, Rule, Side};
 use crate::sgf::SgfGame;
 use std::path::{Path, PathBuf};
 
-/// The `C` comment that marks an opening stone (c-gomoku-cli and this runner write it).
-const OPENING: &str = "opening move";
-
 /// Clears the way for a scan's outputs before any judge starts: an existing `--out` file,
 /// and an earlier scan's `.log` files in `--logs` (mixed with this scan's they would
 /// mislabel it). Both are refused unless `overwrite`, which removes them; the checks all
@@ -100,11 +97,7 @@ impl LostGame {
 pub fn lost_games(games: &[SgfGame], player: &str, prefix: &str) -> Result<Vec<LostGame>, String> {
     let mut out: Vec<LostGame> = Vec::new();
     for (n, g) in games.iter().enumerate() {
-        let side = if g.prop("PB") == Some(player) {
-            Side::Black
-        } else if g.prop("PW") == Some(player) {
-            Side::White
-        } else {
+        let Some(side) = g.side_of(player) else {
             continue;
         };
         let result = g.prop("RE").unwrap_or("");
@@ -151,12 +144,7 @@ pub fn lost_games(games: &[SgfGame], player: &str, prefix: &str) -> Result<Vec<L
                 .play(x as i64, y as i64)
                 .map_err(|e| format!("game {number}: move {}: {e}", i + 1))?;
         }
-        let opening = g
-            .comments
-            .iter()
-            .take_while(|c| c.trim() == OPENING)
-            .count()
-            .min(g.moves.len());
+        let opening = g.opening_len();
         out.push(LostGame {
             id: format!("{prefix}{number}"),
             size,
